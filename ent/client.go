@@ -28,6 +28,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
@@ -97,6 +98,8 @@ type Client struct {
 	Event *EventClient
 	// FileBlob is the client for interacting with the FileBlob builders.
 	FileBlob *FileBlobClient
+	// GitSync is the client for interacting with the GitSync builders.
+	GitSync *GitSyncClient
 	// InviteLink is the client for interacting with the InviteLink builders.
 	InviteLink *InviteLinkClient
 	// Job is the client for interacting with the Job builders.
@@ -189,6 +192,7 @@ func (c *Client) init() {
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.FileBlob = NewFileBlobClient(c.config)
+	c.GitSync = NewGitSyncClient(c.config)
 	c.InviteLink = NewInviteLinkClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
@@ -328,6 +332,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomFieldValue:      NewCustomFieldValueClient(cfg),
 		Event:                 NewEventClient(cfg),
 		FileBlob:              NewFileBlobClient(cfg),
+		GitSync:               NewGitSyncClient(cfg),
 		InviteLink:            NewInviteLinkClient(cfg),
 		Job:                   NewJobClient(cfg),
 		Member:                NewMemberClient(cfg),
@@ -394,6 +399,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomFieldValue:      NewCustomFieldValueClient(cfg),
 		Event:                 NewEventClient(cfg),
 		FileBlob:              NewFileBlobClient(cfg),
+		GitSync:               NewGitSyncClient(cfg),
 		InviteLink:            NewInviteLinkClient(cfg),
 		Job:                   NewJobClient(cfg),
 		Member:                NewMemberClient(cfg),
@@ -460,13 +466,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
-		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider, c.OpenAPISpec,
-		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
-		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.SCIMGroup,
-		c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site, c.SitePublishingAuth,
-		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings,
-		c.User, c.Webhook, c.WebhookDelivery,
+		c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
+		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
+		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
+		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
+		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -479,13 +485,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
-		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider, c.OpenAPISpec,
-		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
-		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.SCIMGroup,
-		c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site, c.SitePublishingAuth,
-		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings,
-		c.User, c.Webhook, c.WebhookDelivery,
+		c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
+		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
+		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
+		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
+		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -520,6 +526,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Event.mutate(ctx, m)
 	case *FileBlobMutation:
 		return c.FileBlob.mutate(ctx, m)
+	case *GitSyncMutation:
+		return c.GitSync.mutate(ctx, m)
 	case *InviteLinkMutation:
 		return c.InviteLink.mutate(ctx, m)
 	case *JobMutation:
@@ -3116,6 +3124,172 @@ func (c *FileBlobClient) mutate(ctx context.Context, m *FileBlobMutation) (Value
 		return (&FileBlobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown FileBlob mutation op: %q", m.Op())
+	}
+}
+
+// GitSyncClient is a client for the GitSync schema.
+type GitSyncClient struct {
+	config
+}
+
+// NewGitSyncClient returns a client for the GitSync from the given config.
+func NewGitSyncClient(c config) *GitSyncClient {
+	return &GitSyncClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitsync.Hooks(f(g(h())))`.
+func (c *GitSyncClient) Use(hooks ...Hook) {
+	c.hooks.GitSync = append(c.hooks.GitSync, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitsync.Intercept(f(g(h())))`.
+func (c *GitSyncClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitSync = append(c.inters.GitSync, interceptors...)
+}
+
+// Create returns a builder for creating a GitSync entity.
+func (c *GitSyncClient) Create() *GitSyncCreate {
+	mutation := newGitSyncMutation(c.config, OpCreate)
+	return &GitSyncCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitSync entities.
+func (c *GitSyncClient) CreateBulk(builders ...*GitSyncCreate) *GitSyncCreateBulk {
+	return &GitSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitSyncClient) MapCreateBulk(slice any, setFunc func(*GitSyncCreate, int)) *GitSyncCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitSyncCreateBulk{err: fmt.Errorf("calling to GitSyncClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitSyncCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitSync.
+func (c *GitSyncClient) Update() *GitSyncUpdate {
+	mutation := newGitSyncMutation(c.config, OpUpdate)
+	return &GitSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitSyncClient) UpdateOne(_m *GitSync) *GitSyncUpdateOne {
+	mutation := newGitSyncMutation(c.config, OpUpdateOne, withGitSync(_m))
+	return &GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitSyncClient) UpdateOneID(id string) *GitSyncUpdateOne {
+	mutation := newGitSyncMutation(c.config, OpUpdateOne, withGitSyncID(id))
+	return &GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitSync.
+func (c *GitSyncClient) Delete() *GitSyncDelete {
+	mutation := newGitSyncMutation(c.config, OpDelete)
+	return &GitSyncDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitSyncClient) DeleteOne(_m *GitSync) *GitSyncDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitSyncClient) DeleteOneID(id string) *GitSyncDeleteOne {
+	builder := c.Delete().Where(gitsync.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitSyncDeleteOne{builder}
+}
+
+// Query returns a query builder for GitSync.
+func (c *GitSyncClient) Query() *GitSyncQuery {
+	return &GitSyncQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitSync},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitSync entity by its id.
+func (c *GitSyncClient) Get(ctx context.Context, id string) (*GitSync, error) {
+	return c.Query().Where(gitsync.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitSyncClient) GetX(ctx context.Context, id string) *GitSync {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GitSync.
+func (c *GitSyncClient) QueryOrganization(_m *GitSync) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitsync.Table, gitsync.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitsync.OrganizationTable, gitsync.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a GitSync.
+func (c *GitSyncClient) QuerySpace(_m *GitSync) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitsync.Table, gitsync.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitsync.SpaceTable, gitsync.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GitSyncClient) Hooks() []Hook {
+	hooks := c.hooks.GitSync
+	return append(hooks[:len(hooks):len(hooks)], gitsync.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitSyncClient) Interceptors() []Interceptor {
+	return c.inters.GitSync
+}
+
+func (c *GitSyncClient) mutate(ctx context.Context, m *GitSyncMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitSyncCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitSyncDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitSync mutation op: %q", m.Op())
 	}
 }
 
@@ -9008,7 +9182,7 @@ type (
 	hooks struct {
 		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
 		Collection, Comment, CommentReply, ContentObject, CustomField,
-		CustomFieldValue, Event, FileBlob, InviteLink, Job, Member, MovedPage,
+		CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job, Member, MovedPage,
 		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
 		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup,
 		SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
@@ -9019,7 +9193,7 @@ type (
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
 		Collection, Comment, CommentReply, ContentObject, CustomField,
-		CustomFieldValue, Event, FileBlob, InviteLink, Job, Member, MovedPage,
+		CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job, Member, MovedPage,
 		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
 		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup,
 		SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,

@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
@@ -85,6 +86,7 @@ const (
 	TypeCustomFieldValue      = "CustomFieldValue"
 	TypeEvent                 = "Event"
 	TypeFileBlob              = "FileBlob"
+	TypeGitSync               = "GitSync"
 	TypeInviteLink            = "InviteLink"
 	TypeJob                   = "Job"
 	TypeMember                = "Member"
@@ -13367,6 +13369,1511 @@ func (m *FileBlobMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *FileBlobMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FileBlob edge %s", name)
+}
+
+// GitSyncMutation represents an operation that mutates the GitSync nodes in the graph.
+type GitSyncMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *string
+	created_at           *time.Time
+	updated_at           *time.Time
+	url                  *string
+	branch               *string
+	root                 *string
+	sealed_token         *[]byte
+	author_name          *string
+	author_email         *string
+	commit_message       *string
+	operation_direction  *gitsync.OperationDirection
+	operation_state      *gitsync.OperationState
+	operation_started_at *time.Time
+	operation_ended_at   *time.Time
+	operation_error      *string
+	commit               *string
+	revision_id          *string
+	clearedFields        map[string]struct{}
+	organization         *string
+	clearedorganization  bool
+	space                *string
+	clearedspace         bool
+	done                 bool
+	oldValue             func(context.Context) (*GitSync, error)
+	predicates           []predicate.GitSync
+}
+
+var _ ent.Mutation = (*GitSyncMutation)(nil)
+
+// gitsyncOption allows management of the mutation configuration using functional options.
+type gitsyncOption func(*GitSyncMutation)
+
+// newGitSyncMutation creates new mutation for the GitSync entity.
+func newGitSyncMutation(c config, op Op, opts ...gitsyncOption) *GitSyncMutation {
+	m := &GitSyncMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitSync,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitSyncID sets the ID field of the mutation.
+func withGitSyncID(id string) gitsyncOption {
+	return func(m *GitSyncMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitSync
+		)
+		m.oldValue = func(ctx context.Context) (*GitSync, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitSync.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitSync sets the old GitSync of the mutation.
+func withGitSync(node *GitSync) gitsyncOption {
+	return func(m *GitSyncMutation) {
+		m.oldValue = func(context.Context) (*GitSync, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitSyncMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitSyncMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitSync entities.
+func (m *GitSyncMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitSyncMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitSyncMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitSync.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GitSyncMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GitSyncMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GitSyncMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GitSyncMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GitSyncMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GitSyncMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GitSyncMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GitSyncMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GitSyncMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitSyncMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitSyncMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitSyncMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetURL sets the "url" field.
+func (m *GitSyncMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *GitSyncMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *GitSyncMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetBranch sets the "branch" field.
+func (m *GitSyncMutation) SetBranch(s string) {
+	m.branch = &s
+}
+
+// Branch returns the value of the "branch" field in the mutation.
+func (m *GitSyncMutation) Branch() (r string, exists bool) {
+	v := m.branch
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBranch returns the old "branch" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldBranch(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBranch is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBranch requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBranch: %w", err)
+	}
+	return oldValue.Branch, nil
+}
+
+// ResetBranch resets all changes to the "branch" field.
+func (m *GitSyncMutation) ResetBranch() {
+	m.branch = nil
+}
+
+// SetRoot sets the "root" field.
+func (m *GitSyncMutation) SetRoot(s string) {
+	m.root = &s
+}
+
+// Root returns the value of the "root" field in the mutation.
+func (m *GitSyncMutation) Root() (r string, exists bool) {
+	v := m.root
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoot returns the old "root" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRoot(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoot is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoot requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoot: %w", err)
+	}
+	return oldValue.Root, nil
+}
+
+// ResetRoot resets all changes to the "root" field.
+func (m *GitSyncMutation) ResetRoot() {
+	m.root = nil
+}
+
+// SetSealedToken sets the "sealed_token" field.
+func (m *GitSyncMutation) SetSealedToken(b []byte) {
+	m.sealed_token = &b
+}
+
+// SealedToken returns the value of the "sealed_token" field in the mutation.
+func (m *GitSyncMutation) SealedToken() (r []byte, exists bool) {
+	v := m.sealed_token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSealedToken returns the old "sealed_token" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSealedToken(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSealedToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSealedToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSealedToken: %w", err)
+	}
+	return oldValue.SealedToken, nil
+}
+
+// ClearSealedToken clears the value of the "sealed_token" field.
+func (m *GitSyncMutation) ClearSealedToken() {
+	m.sealed_token = nil
+	m.clearedFields[gitsync.FieldSealedToken] = struct{}{}
+}
+
+// SealedTokenCleared returns if the "sealed_token" field was cleared in this mutation.
+func (m *GitSyncMutation) SealedTokenCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldSealedToken]
+	return ok
+}
+
+// ResetSealedToken resets all changes to the "sealed_token" field.
+func (m *GitSyncMutation) ResetSealedToken() {
+	m.sealed_token = nil
+	delete(m.clearedFields, gitsync.FieldSealedToken)
+}
+
+// SetAuthorName sets the "author_name" field.
+func (m *GitSyncMutation) SetAuthorName(s string) {
+	m.author_name = &s
+}
+
+// AuthorName returns the value of the "author_name" field in the mutation.
+func (m *GitSyncMutation) AuthorName() (r string, exists bool) {
+	v := m.author_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorName returns the old "author_name" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldAuthorName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorName: %w", err)
+	}
+	return oldValue.AuthorName, nil
+}
+
+// ResetAuthorName resets all changes to the "author_name" field.
+func (m *GitSyncMutation) ResetAuthorName() {
+	m.author_name = nil
+}
+
+// SetAuthorEmail sets the "author_email" field.
+func (m *GitSyncMutation) SetAuthorEmail(s string) {
+	m.author_email = &s
+}
+
+// AuthorEmail returns the value of the "author_email" field in the mutation.
+func (m *GitSyncMutation) AuthorEmail() (r string, exists bool) {
+	v := m.author_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorEmail returns the old "author_email" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldAuthorEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorEmail: %w", err)
+	}
+	return oldValue.AuthorEmail, nil
+}
+
+// ResetAuthorEmail resets all changes to the "author_email" field.
+func (m *GitSyncMutation) ResetAuthorEmail() {
+	m.author_email = nil
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (m *GitSyncMutation) SetCommitMessage(s string) {
+	m.commit_message = &s
+}
+
+// CommitMessage returns the value of the "commit_message" field in the mutation.
+func (m *GitSyncMutation) CommitMessage() (r string, exists bool) {
+	v := m.commit_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitMessage returns the old "commit_message" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCommitMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitMessage: %w", err)
+	}
+	return oldValue.CommitMessage, nil
+}
+
+// ResetCommitMessage resets all changes to the "commit_message" field.
+func (m *GitSyncMutation) ResetCommitMessage() {
+	m.commit_message = nil
+}
+
+// SetOperationDirection sets the "operation_direction" field.
+func (m *GitSyncMutation) SetOperationDirection(gd gitsync.OperationDirection) {
+	m.operation_direction = &gd
+}
+
+// OperationDirection returns the value of the "operation_direction" field in the mutation.
+func (m *GitSyncMutation) OperationDirection() (r gitsync.OperationDirection, exists bool) {
+	v := m.operation_direction
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperationDirection returns the old "operation_direction" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOperationDirection(ctx context.Context) (v *gitsync.OperationDirection, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperationDirection is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperationDirection requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperationDirection: %w", err)
+	}
+	return oldValue.OperationDirection, nil
+}
+
+// ClearOperationDirection clears the value of the "operation_direction" field.
+func (m *GitSyncMutation) ClearOperationDirection() {
+	m.operation_direction = nil
+	m.clearedFields[gitsync.FieldOperationDirection] = struct{}{}
+}
+
+// OperationDirectionCleared returns if the "operation_direction" field was cleared in this mutation.
+func (m *GitSyncMutation) OperationDirectionCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldOperationDirection]
+	return ok
+}
+
+// ResetOperationDirection resets all changes to the "operation_direction" field.
+func (m *GitSyncMutation) ResetOperationDirection() {
+	m.operation_direction = nil
+	delete(m.clearedFields, gitsync.FieldOperationDirection)
+}
+
+// SetOperationState sets the "operation_state" field.
+func (m *GitSyncMutation) SetOperationState(gs gitsync.OperationState) {
+	m.operation_state = &gs
+}
+
+// OperationState returns the value of the "operation_state" field in the mutation.
+func (m *GitSyncMutation) OperationState() (r gitsync.OperationState, exists bool) {
+	v := m.operation_state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperationState returns the old "operation_state" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOperationState(ctx context.Context) (v *gitsync.OperationState, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperationState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperationState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperationState: %w", err)
+	}
+	return oldValue.OperationState, nil
+}
+
+// ClearOperationState clears the value of the "operation_state" field.
+func (m *GitSyncMutation) ClearOperationState() {
+	m.operation_state = nil
+	m.clearedFields[gitsync.FieldOperationState] = struct{}{}
+}
+
+// OperationStateCleared returns if the "operation_state" field was cleared in this mutation.
+func (m *GitSyncMutation) OperationStateCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldOperationState]
+	return ok
+}
+
+// ResetOperationState resets all changes to the "operation_state" field.
+func (m *GitSyncMutation) ResetOperationState() {
+	m.operation_state = nil
+	delete(m.clearedFields, gitsync.FieldOperationState)
+}
+
+// SetOperationStartedAt sets the "operation_started_at" field.
+func (m *GitSyncMutation) SetOperationStartedAt(t time.Time) {
+	m.operation_started_at = &t
+}
+
+// OperationStartedAt returns the value of the "operation_started_at" field in the mutation.
+func (m *GitSyncMutation) OperationStartedAt() (r time.Time, exists bool) {
+	v := m.operation_started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperationStartedAt returns the old "operation_started_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOperationStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperationStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperationStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperationStartedAt: %w", err)
+	}
+	return oldValue.OperationStartedAt, nil
+}
+
+// ClearOperationStartedAt clears the value of the "operation_started_at" field.
+func (m *GitSyncMutation) ClearOperationStartedAt() {
+	m.operation_started_at = nil
+	m.clearedFields[gitsync.FieldOperationStartedAt] = struct{}{}
+}
+
+// OperationStartedAtCleared returns if the "operation_started_at" field was cleared in this mutation.
+func (m *GitSyncMutation) OperationStartedAtCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldOperationStartedAt]
+	return ok
+}
+
+// ResetOperationStartedAt resets all changes to the "operation_started_at" field.
+func (m *GitSyncMutation) ResetOperationStartedAt() {
+	m.operation_started_at = nil
+	delete(m.clearedFields, gitsync.FieldOperationStartedAt)
+}
+
+// SetOperationEndedAt sets the "operation_ended_at" field.
+func (m *GitSyncMutation) SetOperationEndedAt(t time.Time) {
+	m.operation_ended_at = &t
+}
+
+// OperationEndedAt returns the value of the "operation_ended_at" field in the mutation.
+func (m *GitSyncMutation) OperationEndedAt() (r time.Time, exists bool) {
+	v := m.operation_ended_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperationEndedAt returns the old "operation_ended_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOperationEndedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperationEndedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperationEndedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperationEndedAt: %w", err)
+	}
+	return oldValue.OperationEndedAt, nil
+}
+
+// ClearOperationEndedAt clears the value of the "operation_ended_at" field.
+func (m *GitSyncMutation) ClearOperationEndedAt() {
+	m.operation_ended_at = nil
+	m.clearedFields[gitsync.FieldOperationEndedAt] = struct{}{}
+}
+
+// OperationEndedAtCleared returns if the "operation_ended_at" field was cleared in this mutation.
+func (m *GitSyncMutation) OperationEndedAtCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldOperationEndedAt]
+	return ok
+}
+
+// ResetOperationEndedAt resets all changes to the "operation_ended_at" field.
+func (m *GitSyncMutation) ResetOperationEndedAt() {
+	m.operation_ended_at = nil
+	delete(m.clearedFields, gitsync.FieldOperationEndedAt)
+}
+
+// SetOperationError sets the "operation_error" field.
+func (m *GitSyncMutation) SetOperationError(s string) {
+	m.operation_error = &s
+}
+
+// OperationError returns the value of the "operation_error" field in the mutation.
+func (m *GitSyncMutation) OperationError() (r string, exists bool) {
+	v := m.operation_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperationError returns the old "operation_error" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOperationError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperationError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperationError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperationError: %w", err)
+	}
+	return oldValue.OperationError, nil
+}
+
+// ClearOperationError clears the value of the "operation_error" field.
+func (m *GitSyncMutation) ClearOperationError() {
+	m.operation_error = nil
+	m.clearedFields[gitsync.FieldOperationError] = struct{}{}
+}
+
+// OperationErrorCleared returns if the "operation_error" field was cleared in this mutation.
+func (m *GitSyncMutation) OperationErrorCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldOperationError]
+	return ok
+}
+
+// ResetOperationError resets all changes to the "operation_error" field.
+func (m *GitSyncMutation) ResetOperationError() {
+	m.operation_error = nil
+	delete(m.clearedFields, gitsync.FieldOperationError)
+}
+
+// SetCommit sets the "commit" field.
+func (m *GitSyncMutation) SetCommit(s string) {
+	m.commit = &s
+}
+
+// Commit returns the value of the "commit" field in the mutation.
+func (m *GitSyncMutation) Commit() (r string, exists bool) {
+	v := m.commit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommit returns the old "commit" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCommit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommit: %w", err)
+	}
+	return oldValue.Commit, nil
+}
+
+// ClearCommit clears the value of the "commit" field.
+func (m *GitSyncMutation) ClearCommit() {
+	m.commit = nil
+	m.clearedFields[gitsync.FieldCommit] = struct{}{}
+}
+
+// CommitCleared returns if the "commit" field was cleared in this mutation.
+func (m *GitSyncMutation) CommitCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldCommit]
+	return ok
+}
+
+// ResetCommit resets all changes to the "commit" field.
+func (m *GitSyncMutation) ResetCommit() {
+	m.commit = nil
+	delete(m.clearedFields, gitsync.FieldCommit)
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *GitSyncMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *GitSyncMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ClearRevisionID clears the value of the "revision_id" field.
+func (m *GitSyncMutation) ClearRevisionID() {
+	m.revision_id = nil
+	m.clearedFields[gitsync.FieldRevisionID] = struct{}{}
+}
+
+// RevisionIDCleared returns if the "revision_id" field was cleared in this mutation.
+func (m *GitSyncMutation) RevisionIDCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldRevisionID]
+	return ok
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *GitSyncMutation) ResetRevisionID() {
+	m.revision_id = nil
+	delete(m.clearedFields, gitsync.FieldRevisionID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GitSyncMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[gitsync.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GitSyncMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GitSyncMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GitSyncMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *GitSyncMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[gitsync.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *GitSyncMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *GitSyncMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *GitSyncMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the GitSyncMutation builder.
+func (m *GitSyncMutation) Where(ps ...predicate.GitSync) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitSyncMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitSyncMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitSync, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitSyncMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitSyncMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitSync).
+func (m *GitSyncMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitSyncMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, gitsync.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, gitsync.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, gitsync.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, gitsync.FieldSpaceID)
+	}
+	if m.url != nil {
+		fields = append(fields, gitsync.FieldURL)
+	}
+	if m.branch != nil {
+		fields = append(fields, gitsync.FieldBranch)
+	}
+	if m.root != nil {
+		fields = append(fields, gitsync.FieldRoot)
+	}
+	if m.sealed_token != nil {
+		fields = append(fields, gitsync.FieldSealedToken)
+	}
+	if m.author_name != nil {
+		fields = append(fields, gitsync.FieldAuthorName)
+	}
+	if m.author_email != nil {
+		fields = append(fields, gitsync.FieldAuthorEmail)
+	}
+	if m.commit_message != nil {
+		fields = append(fields, gitsync.FieldCommitMessage)
+	}
+	if m.operation_direction != nil {
+		fields = append(fields, gitsync.FieldOperationDirection)
+	}
+	if m.operation_state != nil {
+		fields = append(fields, gitsync.FieldOperationState)
+	}
+	if m.operation_started_at != nil {
+		fields = append(fields, gitsync.FieldOperationStartedAt)
+	}
+	if m.operation_ended_at != nil {
+		fields = append(fields, gitsync.FieldOperationEndedAt)
+	}
+	if m.operation_error != nil {
+		fields = append(fields, gitsync.FieldOperationError)
+	}
+	if m.commit != nil {
+		fields = append(fields, gitsync.FieldCommit)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, gitsync.FieldRevisionID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		return m.CreatedAt()
+	case gitsync.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case gitsync.FieldOrganizationID:
+		return m.OrganizationID()
+	case gitsync.FieldSpaceID:
+		return m.SpaceID()
+	case gitsync.FieldURL:
+		return m.URL()
+	case gitsync.FieldBranch:
+		return m.Branch()
+	case gitsync.FieldRoot:
+		return m.Root()
+	case gitsync.FieldSealedToken:
+		return m.SealedToken()
+	case gitsync.FieldAuthorName:
+		return m.AuthorName()
+	case gitsync.FieldAuthorEmail:
+		return m.AuthorEmail()
+	case gitsync.FieldCommitMessage:
+		return m.CommitMessage()
+	case gitsync.FieldOperationDirection:
+		return m.OperationDirection()
+	case gitsync.FieldOperationState:
+		return m.OperationState()
+	case gitsync.FieldOperationStartedAt:
+		return m.OperationStartedAt()
+	case gitsync.FieldOperationEndedAt:
+		return m.OperationEndedAt()
+	case gitsync.FieldOperationError:
+		return m.OperationError()
+	case gitsync.FieldCommit:
+		return m.Commit()
+	case gitsync.FieldRevisionID:
+		return m.RevisionID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gitsync.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case gitsync.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case gitsync.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitsync.FieldURL:
+		return m.OldURL(ctx)
+	case gitsync.FieldBranch:
+		return m.OldBranch(ctx)
+	case gitsync.FieldRoot:
+		return m.OldRoot(ctx)
+	case gitsync.FieldSealedToken:
+		return m.OldSealedToken(ctx)
+	case gitsync.FieldAuthorName:
+		return m.OldAuthorName(ctx)
+	case gitsync.FieldAuthorEmail:
+		return m.OldAuthorEmail(ctx)
+	case gitsync.FieldCommitMessage:
+		return m.OldCommitMessage(ctx)
+	case gitsync.FieldOperationDirection:
+		return m.OldOperationDirection(ctx)
+	case gitsync.FieldOperationState:
+		return m.OldOperationState(ctx)
+	case gitsync.FieldOperationStartedAt:
+		return m.OldOperationStartedAt(ctx)
+	case gitsync.FieldOperationEndedAt:
+		return m.OldOperationEndedAt(ctx)
+	case gitsync.FieldOperationError:
+		return m.OldOperationError(ctx)
+	case gitsync.FieldCommit:
+		return m.OldCommit(ctx)
+	case gitsync.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gitsync.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case gitsync.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case gitsync.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitsync.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case gitsync.FieldBranch:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBranch(v)
+		return nil
+	case gitsync.FieldRoot:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoot(v)
+		return nil
+	case gitsync.FieldSealedToken:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSealedToken(v)
+		return nil
+	case gitsync.FieldAuthorName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorName(v)
+		return nil
+	case gitsync.FieldAuthorEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorEmail(v)
+		return nil
+	case gitsync.FieldCommitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitMessage(v)
+		return nil
+	case gitsync.FieldOperationDirection:
+		v, ok := value.(gitsync.OperationDirection)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperationDirection(v)
+		return nil
+	case gitsync.FieldOperationState:
+		v, ok := value.(gitsync.OperationState)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperationState(v)
+		return nil
+	case gitsync.FieldOperationStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperationStartedAt(v)
+		return nil
+	case gitsync.FieldOperationEndedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperationEndedAt(v)
+		return nil
+	case gitsync.FieldOperationError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperationError(v)
+		return nil
+	case gitsync.FieldCommit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommit(v)
+		return nil
+	case gitsync.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitSyncMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitSyncMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GitSync numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitSyncMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitsync.FieldSealedToken) {
+		fields = append(fields, gitsync.FieldSealedToken)
+	}
+	if m.FieldCleared(gitsync.FieldOperationDirection) {
+		fields = append(fields, gitsync.FieldOperationDirection)
+	}
+	if m.FieldCleared(gitsync.FieldOperationState) {
+		fields = append(fields, gitsync.FieldOperationState)
+	}
+	if m.FieldCleared(gitsync.FieldOperationStartedAt) {
+		fields = append(fields, gitsync.FieldOperationStartedAt)
+	}
+	if m.FieldCleared(gitsync.FieldOperationEndedAt) {
+		fields = append(fields, gitsync.FieldOperationEndedAt)
+	}
+	if m.FieldCleared(gitsync.FieldOperationError) {
+		fields = append(fields, gitsync.FieldOperationError)
+	}
+	if m.FieldCleared(gitsync.FieldCommit) {
+		fields = append(fields, gitsync.FieldCommit)
+	}
+	if m.FieldCleared(gitsync.FieldRevisionID) {
+		fields = append(fields, gitsync.FieldRevisionID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitSyncMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitSyncMutation) ClearField(name string) error {
+	switch name {
+	case gitsync.FieldSealedToken:
+		m.ClearSealedToken()
+		return nil
+	case gitsync.FieldOperationDirection:
+		m.ClearOperationDirection()
+		return nil
+	case gitsync.FieldOperationState:
+		m.ClearOperationState()
+		return nil
+	case gitsync.FieldOperationStartedAt:
+		m.ClearOperationStartedAt()
+		return nil
+	case gitsync.FieldOperationEndedAt:
+		m.ClearOperationEndedAt()
+		return nil
+	case gitsync.FieldOperationError:
+		m.ClearOperationError()
+		return nil
+	case gitsync.FieldCommit:
+		m.ClearCommit()
+		return nil
+	case gitsync.FieldRevisionID:
+		m.ClearRevisionID()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitSyncMutation) ResetField(name string) error {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gitsync.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case gitsync.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case gitsync.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitsync.FieldURL:
+		m.ResetURL()
+		return nil
+	case gitsync.FieldBranch:
+		m.ResetBranch()
+		return nil
+	case gitsync.FieldRoot:
+		m.ResetRoot()
+		return nil
+	case gitsync.FieldSealedToken:
+		m.ResetSealedToken()
+		return nil
+	case gitsync.FieldAuthorName:
+		m.ResetAuthorName()
+		return nil
+	case gitsync.FieldAuthorEmail:
+		m.ResetAuthorEmail()
+		return nil
+	case gitsync.FieldCommitMessage:
+		m.ResetCommitMessage()
+		return nil
+	case gitsync.FieldOperationDirection:
+		m.ResetOperationDirection()
+		return nil
+	case gitsync.FieldOperationState:
+		m.ResetOperationState()
+		return nil
+	case gitsync.FieldOperationStartedAt:
+		m.ResetOperationStartedAt()
+		return nil
+	case gitsync.FieldOperationEndedAt:
+		m.ResetOperationEndedAt()
+		return nil
+	case gitsync.FieldOperationError:
+		m.ResetOperationError()
+		return nil
+	case gitsync.FieldCommit:
+		m.ResetCommit()
+		return nil
+	case gitsync.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitSyncMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, gitsync.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, gitsync.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitSyncMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case gitsync.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case gitsync.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitSyncMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitSyncMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitSyncMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, gitsync.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, gitsync.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitSyncMutation) EdgeCleared(name string) bool {
+	switch name {
+	case gitsync.EdgeOrganization:
+		return m.clearedorganization
+	case gitsync.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitSyncMutation) ClearEdge(name string) error {
+	switch name {
+	case gitsync.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case gitsync.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitSyncMutation) ResetEdge(name string) error {
+	switch name {
+	case gitsync.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case gitsync.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync edge %s", name)
 }
 
 // InviteLinkMutation represents an operation that mutates the InviteLink nodes in the graph.

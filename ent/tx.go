@@ -40,6 +40,8 @@ type Tx struct {
 	Event *EventClient
 	// FileBlob is the client for interacting with the FileBlob builders.
 	FileBlob *FileBlobClient
+	// GitSync is the client for interacting with the GitSync builders.
+	GitSync *GitSyncClient
 	// InviteLink is the client for interacting with the InviteLink builders.
 	InviteLink *InviteLinkClient
 	// Job is the client for interacting with the Job builders.
@@ -252,6 +254,7 @@ func (tx *Tx) init() {
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.FileBlob = NewFileBlobClient(tx.config)
+	tx.GitSync = NewGitSyncClient(tx.config)
 	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)

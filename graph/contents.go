@@ -29,7 +29,8 @@ func (r *Resolver) content() *revisions.Contents {
 func (r *Resolver) revisions() *revisions.Service {
 	return &revisions.Service{Client: r.Client, Contents: r.content(), Blobs: r.Blobs, Search: r.Search, Now: r.now,
 		SpaceTarget: r.spaceTarget, ChangeRequestTarget: r.changeRequestService().Target,
-		MergeGate: changerequests.CheckMerge, Fetcher: r.Fetcher, ImportLimits: r.ImportLimits}
+		MergeGate: changerequests.CheckMerge, Fetcher: r.Fetcher, ImportLimits: r.ImportLimits,
+		ContentMoved: r.gitSyncService().ContentMoved}
 }
 
 // revisionTree returns the page tree of a revision the viewer has read.

@@ -33,6 +33,9 @@ type Resolver struct {
 	// them (crawl.DefaultLimits when zero).
 	Fetcher      *fetch.Client
 	ImportLimits crawl.Limits
+	// GitAllowLocal lets Git Sync reach file:// URLs and absolute paths, the server's own disk
+	// (--git-allow-local).
+	GitAllowLocal bool
 	// Jobs is this process's job runner, woken when a write asks for background work (nil: the
 	// work waits for a runner's next look at the jobs table). OpenAPILimits bound the processing
 	// of OpenAPI documents (server.New fills in the defaults and the gate); OpenAPIRefresh is how often a spec

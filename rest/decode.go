@@ -30,6 +30,16 @@ func decodeBody(r *http.Request, v any) error {
 	return err
 }
 
+// decodeInput decodes a body and converts it to the resolvers' input (its input method).
+func decodeInput[I any, B interface{ input() (I, error) }](r *http.Request) (I, error) {
+	var body B
+	if err := decodeBody(r, &body); err != nil {
+		var none I
+		return none, err
+	}
+	return body.input()
+}
+
 func readBody(r *http.Request, v any) error {
 	if body := requestBody(r); body != nil { // read and checked by bodyReader already: no second copy
 		return decodeBodyObject(body, v)

@@ -68,12 +68,7 @@ func (a *api) importChangeRequestContent(w http.ResponseWriter, r *http.Request)
 
 // serveImport decodes an import's body, runs it and answers 201 with the result.
 func (a *api) serveImport(w http.ResponseWriter, r *http.Request, run func(context.Context, model.ContentImportInput) (*model.ContentImport, error)) {
-	var body importBody
-	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	in, err := body.input()
+	in, err := decodeInput[model.ContentImportInput, importBody](r)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -315,18 +315,18 @@ func TestImportGitBookRepository(t *testing.T) {
 	if a.Dialect != "gitbook" {
 		t.Fatalf("dialect %q", a.Dialect)
 	}
-	ids, _ := f.wantImported(t, "", "", `introduction Introduction
+	ids, _ := f.wantImported(t, "", "", `intro Introduction
 quickstart Quickstart
 guides Guides
 guides/setup Setup
-guides/setup/advanced-setup Advanced setup
+guides/setup/advanced Advanced setup
 unlisted Unlisted (hidden)
 `)
 	f.checkPages(t, "", ids, []pageWant{
-		{"introduction", nil, []string{"page:" + ids["quickstart"]}},
+		{"intro", nil, []string{"page:" + ids["quickstart"]}},
 		{"quickstart", []string{"hint", "tabs"}, nil},
-		{"guides/setup", nil, []string{"page:" + ids["guides/setup/advanced-setup"]}},
-		{"guides/setup/advanced-setup", []string{"heading-1", "expandable"}, nil},
+		{"guides/setup", nil, []string{"page:" + ids["guides/setup/advanced"]}},
+		{"guides/setup/advanced", []string{"heading-1", "expandable"}, nil},
 	})
 	if result, converted, _ := reportOf(t, a, ".gitbook.yaml"); result != "layout" || !strings.Contains(converted[0], "root: docs/") {
 		t.Errorf(".gitbook.yaml: %s %q", result, converted)

@@ -259,6 +259,8 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/spaces/{spaceId}/documents/{documentId}", a.getDocument)
 	r.Post("/spaces/{spaceId}/content/computed/document", a.getComputedDocument)
 	r.Post("/spaces/{spaceId}/content/import", a.importContent)
+	r.Post("/spaces/{spaceId}/git/export", a.exportToGitRepository)
+	r.Get("/spaces/{spaceId}/git/info", a.getSpaceGitInfo)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", a.importChangeRequestContent)
 	r.Get("/spaces/{spaceId}/links", a.listSpaceLinks)
 	a.linkRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)

@@ -40,6 +40,8 @@ func serve(ctx context.Context, args []string) error {
 	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
 	fetchAllow := fs.String("fetch-allow", envOr("BINDERY_FETCH_ALLOW", ""),
 		"comma-separated hosts, addresses or CIDR networks imports may fetch from besides public addresses (env BINDERY_FETCH_ALLOW)")
+	gitAllowLocal := fs.Bool("git-allow-local", envOr("BINDERY_GIT_ALLOW_LOCAL", "") == "1",
+		"Git Sync may reach file:// URLs and absolute paths, the server's own disk (env BINDERY_GIT_ALLOW_LOCAL=1)")
 	var of opsFlags
 	of.register(fs)
 	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
@@ -79,6 +81,7 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	opts.FetchAllow = allow
+	opts.GitAllowLocal = *gitAllowLocal
 	opts.Limits.Introspection = !*noIntro
 	if *cors != "" {
 		opts.CORSOrigins = strings.Split(*cors, ",")

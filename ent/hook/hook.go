@@ -165,6 +165,18 @@ func (f FileBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileBlobMutation", m)
 }
 
+// The GitSyncFunc type is an adapter to allow the use of ordinary
+// function as GitSync mutator.
+type GitSyncFunc func(context.Context, *ent.GitSyncMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GitSyncFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GitSyncMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitSyncMutation", m)
+}
+
 // The InviteLinkFunc type is an adapter to allow the use of ordinary
 // function as InviteLink mutator.
 type InviteLinkFunc func(context.Context, *ent.InviteLinkMutation) (ent.Value, error)

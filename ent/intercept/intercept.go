@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
@@ -463,6 +464,33 @@ func (f TraverseFileBlob) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.FileBlobQuery", q)
+}
+
+// The GitSyncFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GitSyncFunc func(context.Context, *ent.GitSyncQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GitSyncFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GitSyncQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GitSyncQuery", q)
+}
+
+// The TraverseGitSync type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGitSync func(context.Context, *ent.GitSyncQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGitSync) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGitSync) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitSyncQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GitSyncQuery", q)
 }
 
 // The InviteLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1412,6 +1440,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.FileBlobQuery:
 		return &query[*ent.FileBlobQuery, predicate.FileBlob, fileblob.OrderOption]{typ: ent.TypeFileBlob, tq: q}, nil
+	case *ent.GitSyncQuery:
+		return &query[*ent.GitSyncQuery, predicate.GitSync, gitsync.OrderOption]{typ: ent.TypeGitSync, tq: q}, nil
 	case *ent.InviteLinkQuery:
 		return &query[*ent.InviteLinkQuery, predicate.InviteLink, invitelink.OrderOption]{typ: ent.TypeInviteLink, tq: q}, nil
 	case *ent.JobQuery:

@@ -671,6 +671,60 @@ var (
 		Columns:    FileBlobsColumns,
 		PrimaryKey: []*schema.Column{FileBlobsColumns[0]},
 	}
+	// GitSyncsColumns holds the columns for the "git_syncs" table.
+	GitSyncsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "url", Type: field.TypeString, Size: 2048},
+		{Name: "branch", Type: field.TypeString, Size: 255},
+		{Name: "root", Type: field.TypeString, Size: 1024, Default: ""},
+		{Name: "sealed_token", Type: field.TypeBytes, Nullable: true},
+		{Name: "author_name", Type: field.TypeString, Size: 200, Default: "Bindery"},
+		{Name: "author_email", Type: field.TypeString, Size: 320, Default: "bindery@localhost"},
+		{Name: "commit_message", Type: field.TypeString, Size: 4096, Default: ""},
+		{Name: "operation_direction", Type: field.TypeEnum, Nullable: true, Enums: []string{"export", "import"}},
+		{Name: "operation_state", Type: field.TypeEnum, Nullable: true, Enums: []string{"running", "failure", "success", "timeout"}},
+		{Name: "operation_started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "operation_ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "operation_error", Type: field.TypeString, Nullable: true, Size: 1200},
+		{Name: "commit", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// GitSyncsTable holds the schema information for the "git_syncs" table.
+	GitSyncsTable = &schema.Table{
+		Name:       "git_syncs",
+		Columns:    GitSyncsColumns,
+		PrimaryKey: []*schema.Column{GitSyncsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "git_syncs_organizations_organization",
+				Columns:    []*schema.Column{GitSyncsColumns[17]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "git_syncs_spaces_space",
+				Columns:    []*schema.Column{GitSyncsColumns[18]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitsync_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GitSyncsColumns[17]},
+			},
+			{
+				Name:    "gitsync_space_id",
+				Unique:  true,
+				Columns: []*schema.Column{GitSyncsColumns[18]},
+			},
+		},
+	}
 	// InviteLinksColumns holds the columns for the "invite_links" table.
 	InviteLinksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -2214,6 +2268,7 @@ var (
 		CustomFieldValuesTable,
 		EventsTable,
 		FileBlobsTable,
+		GitSyncsTable,
 		InviteLinksTable,
 		JobsTable,
 		MembersTable,
@@ -2290,6 +2345,8 @@ func init() {
 	CustomFieldValuesTable.ForeignKeys[1].RefTable = SpacesTable
 	CustomFieldValuesTable.ForeignKeys[2].RefTable = CustomFieldsTable
 	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GitSyncsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GitSyncsTable.ForeignKeys[1].RefTable = SpacesTable
 	InviteLinksTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable

@@ -45,6 +45,9 @@ type Event func(*sql.Selector)
 // FileBlob is the predicate function for fileblob builders.
 type FileBlob func(*sql.Selector)
 
+// GitSync is the predicate function for gitsync builders.
+type GitSync func(*sql.Selector)
+
 // InviteLink is the predicate function for invitelink builders.
 type InviteLink func(*sql.Selector)
 

@@ -423,6 +423,30 @@ func (f FileBlobMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FileBlobMutation", m)
 }
 
+// The GitSyncQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GitSyncQueryRuleFunc func(context.Context, *ent.GitSyncQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GitSyncQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitSyncQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GitSyncQuery", q)
+}
+
+// The GitSyncMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GitSyncMutationRuleFunc func(context.Context, *ent.GitSyncMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GitSyncMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GitSyncMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GitSyncMutation", m)
+}
+
 // The InviteLinkQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type InviteLinkQueryRuleFunc func(context.Context, *ent.InviteLinkQuery) error
@@ -1300,6 +1324,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.FileBlobQuery:
 		return q.Filter(), nil
+	case *ent.GitSyncQuery:
+		return q.Filter(), nil
 	case *ent.InviteLinkQuery:
 		return q.Filter(), nil
 	case *ent.JobQuery:
@@ -1400,6 +1426,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.EventMutation:
 		return m.Filter(), nil
 	case *ent.FileBlobMutation:
+		return m.Filter(), nil
+	case *ent.GitSyncMutation:
 		return m.Filter(), nil
 	case *ent.InviteLinkMutation:
 		return m.Filter(), nil

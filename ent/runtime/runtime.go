@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
@@ -953,6 +954,134 @@ func init() {
 	// fileblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	fileblob.IDValidator = func() func(string) error {
 		validators := fileblobDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	gitsyncMixin := schema.GitSync{}.Mixin()
+	gitsync.Policy = privacy.NewPolicies(gitsyncMixin[0], schema.GitSync{})
+	gitsync.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := gitsync.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	gitsyncMixinFields0 := gitsyncMixin[0].Fields()
+	_ = gitsyncMixinFields0
+	gitsyncMixinFields1 := gitsyncMixin[1].Fields()
+	_ = gitsyncMixinFields1
+	gitsyncMixinFields2 := gitsyncMixin[2].Fields()
+	_ = gitsyncMixinFields2
+	gitsyncFields := schema.GitSync{}.Fields()
+	_ = gitsyncFields
+	// gitsyncDescCreatedAt is the schema descriptor for created_at field.
+	gitsyncDescCreatedAt := gitsyncMixinFields1[0].Descriptor()
+	// gitsync.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gitsync.DefaultCreatedAt = gitsyncDescCreatedAt.Default.(func() time.Time)
+	// gitsyncDescUpdatedAt is the schema descriptor for updated_at field.
+	gitsyncDescUpdatedAt := gitsyncMixinFields1[1].Descriptor()
+	// gitsync.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	gitsync.DefaultUpdatedAt = gitsyncDescUpdatedAt.Default.(func() time.Time)
+	// gitsync.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	gitsync.UpdateDefaultUpdatedAt = gitsyncDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// gitsyncDescOrganizationID is the schema descriptor for organization_id field.
+	gitsyncDescOrganizationID := gitsyncMixinFields2[0].Descriptor()
+	// gitsync.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	gitsync.OrganizationIDValidator = gitsyncDescOrganizationID.Validators[0].(func(string) error)
+	// gitsyncDescSpaceID is the schema descriptor for space_id field.
+	gitsyncDescSpaceID := gitsyncFields[0].Descriptor()
+	// gitsync.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	gitsync.SpaceIDValidator = gitsyncDescSpaceID.Validators[0].(func(string) error)
+	// gitsyncDescURL is the schema descriptor for url field.
+	gitsyncDescURL := gitsyncFields[1].Descriptor()
+	// gitsync.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	gitsync.URLValidator = func() func(string) error {
+		validators := gitsyncDescURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url string) error {
+			for _, fn := range fns {
+				if err := fn(url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitsyncDescBranch is the schema descriptor for branch field.
+	gitsyncDescBranch := gitsyncFields[2].Descriptor()
+	// gitsync.BranchValidator is a validator for the "branch" field. It is called by the builders before save.
+	gitsync.BranchValidator = func() func(string) error {
+		validators := gitsyncDescBranch.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(branch string) error {
+			for _, fn := range fns {
+				if err := fn(branch); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitsyncDescRoot is the schema descriptor for root field.
+	gitsyncDescRoot := gitsyncFields[3].Descriptor()
+	// gitsync.DefaultRoot holds the default value on creation for the root field.
+	gitsync.DefaultRoot = gitsyncDescRoot.Default.(string)
+	// gitsync.RootValidator is a validator for the "root" field. It is called by the builders before save.
+	gitsync.RootValidator = gitsyncDescRoot.Validators[0].(func(string) error)
+	// gitsyncDescAuthorName is the schema descriptor for author_name field.
+	gitsyncDescAuthorName := gitsyncFields[5].Descriptor()
+	// gitsync.DefaultAuthorName holds the default value on creation for the author_name field.
+	gitsync.DefaultAuthorName = gitsyncDescAuthorName.Default.(string)
+	// gitsync.AuthorNameValidator is a validator for the "author_name" field. It is called by the builders before save.
+	gitsync.AuthorNameValidator = gitsyncDescAuthorName.Validators[0].(func(string) error)
+	// gitsyncDescAuthorEmail is the schema descriptor for author_email field.
+	gitsyncDescAuthorEmail := gitsyncFields[6].Descriptor()
+	// gitsync.DefaultAuthorEmail holds the default value on creation for the author_email field.
+	gitsync.DefaultAuthorEmail = gitsyncDescAuthorEmail.Default.(string)
+	// gitsync.AuthorEmailValidator is a validator for the "author_email" field. It is called by the builders before save.
+	gitsync.AuthorEmailValidator = gitsyncDescAuthorEmail.Validators[0].(func(string) error)
+	// gitsyncDescCommitMessage is the schema descriptor for commit_message field.
+	gitsyncDescCommitMessage := gitsyncFields[7].Descriptor()
+	// gitsync.DefaultCommitMessage holds the default value on creation for the commit_message field.
+	gitsync.DefaultCommitMessage = gitsyncDescCommitMessage.Default.(string)
+	// gitsync.CommitMessageValidator is a validator for the "commit_message" field. It is called by the builders before save.
+	gitsync.CommitMessageValidator = gitsyncDescCommitMessage.Validators[0].(func(string) error)
+	// gitsyncDescOperationError is the schema descriptor for operation_error field.
+	gitsyncDescOperationError := gitsyncFields[12].Descriptor()
+	// gitsync.OperationErrorValidator is a validator for the "operation_error" field. It is called by the builders before save.
+	gitsync.OperationErrorValidator = gitsyncDescOperationError.Validators[0].(func(string) error)
+	// gitsyncDescCommit is the schema descriptor for commit field.
+	gitsyncDescCommit := gitsyncFields[13].Descriptor()
+	// gitsync.CommitValidator is a validator for the "commit" field. It is called by the builders before save.
+	gitsync.CommitValidator = gitsyncDescCommit.Validators[0].(func(string) error)
+	// gitsyncDescRevisionID is the schema descriptor for revision_id field.
+	gitsyncDescRevisionID := gitsyncFields[14].Descriptor()
+	// gitsync.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
+	gitsync.RevisionIDValidator = gitsyncDescRevisionID.Validators[0].(func(string) error)
+	// gitsyncDescID is the schema descriptor for id field.
+	gitsyncDescID := gitsyncMixinFields0[0].Descriptor()
+	// gitsync.DefaultID holds the default value on creation for the id field.
+	gitsync.DefaultID = gitsyncDescID.Default.(func() string)
+	// gitsync.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitsync.IDValidator = func() func(string) error {
+		validators := gitsyncDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -57,6 +57,7 @@ type ResolverRoot interface {
 	ContentPage() ContentPageResolver
 	CustomField() CustomFieldResolver
 	CustomHostname() CustomHostnameResolver
+	GitSync() GitSyncResolver
 	InviteLink() InviteLinkResolver
 	Link() LinkResolver
 	Member() MemberResolver
@@ -467,6 +468,25 @@ type ComplexityRoot struct {
 		Users func(childComplexity int) int
 	}
 
+	GitSync struct {
+		Commit               func(childComplexity int) int
+		HasToken             func(childComplexity int) int
+		Operation            func(childComplexity int) int
+		Ref                  func(childComplexity int) int
+		RepoProjectDirectory func(childComplexity int) int
+		Revision             func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+	}
+
+	GitSyncOperation struct {
+		Direction func(childComplexity int) int
+		EndedAt   func(childComplexity int) int
+		Error     func(childComplexity int) int
+		StartedAt func(childComplexity int) int
+		State     func(childComplexity int) int
+	}
+
 	InsertedFile struct {
 		ContentType func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -652,6 +672,7 @@ type ComplexityRoot struct {
 		DeleteWebhook                  func(childComplexity int, organizationID string, id string) int
 		DuplicateSpace                 func(childComplexity int, id string) int
 		EditChangeRequestContent       func(childComplexity int, spaceID string, changeRequest string, changes []*model.ContentChangeInput) int
+		ExportToGitRepository          func(childComplexity int, spaceID string, input model.GitRepositoryInput) int
 		GrantCollectionAccess          func(childComplexity int, collectionID string, input model.GrantAccessInput) int
 		GrantSpaceAccess               func(childComplexity int, spaceID string, input model.GrantAccessInput) int
 		ImportChangeRequestContent     func(childComplexity int, spaceID string, changeRequest string, input model.ContentImportInput) int
@@ -1376,6 +1397,7 @@ type ComplexityRoot struct {
 		EditMode                 func(childComplexity int) int
 		EffectiveMergeRules      func(childComplexity int) int
 		Emoji                    func(childComplexity int) int
+		GitSync                  func(childComplexity int) int
 		Grants                   func(childComplexity int, first *int, after *string, subject *model.GrantSubjectKind) int
 		History                  func(childComplexity int, first *int, after *string) int
 		ID                       func(childComplexity int) int
@@ -1665,6 +1687,14 @@ type CustomFieldResolver interface {
 type CustomHostnameResolver interface {
 	Status(ctx context.Context, obj *sites.CustomHostname) (*model.CustomHostnameStatus, error)
 }
+type GitSyncResolver interface {
+	Ref(ctx context.Context, obj *ent.GitSync) (string, error)
+	RepoProjectDirectory(ctx context.Context, obj *ent.GitSync) (string, error)
+	HasToken(ctx context.Context, obj *ent.GitSync) (bool, error)
+
+	Revision(ctx context.Context, obj *ent.GitSync) (*string, error)
+	Operation(ctx context.Context, obj *ent.GitSync) (*model.GitSyncOperation, error)
+}
 type InviteLinkResolver interface {
 	Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error)
 }
@@ -1706,6 +1736,7 @@ type MutationResolver interface {
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
 	SetSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
+	ExportToGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
@@ -1973,6 +2004,7 @@ type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.CustomFieldValue, error)
+	GitSync(ctx context.Context, obj *ent.Space) (*ent.GitSync, error)
 	History(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.RevisionHistoryConnection, error)
 	MergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error)
 	EffectiveMergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error)
@@ -3492,6 +3524,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmojiReaction.Users(childComplexity), true
 
+	case "GitSync.commit":
+		if e.ComplexityRoot.GitSync.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.Commit(childComplexity), true
+	case "GitSync.hasToken":
+		if e.ComplexityRoot.GitSync.HasToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.HasToken(childComplexity), true
+	case "GitSync.operation":
+		if e.ComplexityRoot.GitSync.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.Operation(childComplexity), true
+	case "GitSync.ref":
+		if e.ComplexityRoot.GitSync.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.Ref(childComplexity), true
+	case "GitSync.repoProjectDirectory":
+		if e.ComplexityRoot.GitSync.RepoProjectDirectory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.RepoProjectDirectory(childComplexity), true
+	case "GitSync.revision":
+		if e.ComplexityRoot.GitSync.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.Revision(childComplexity), true
+	case "GitSync.url":
+		if e.ComplexityRoot.GitSync.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.URL(childComplexity), true
+	case "GitSync.updatedAt":
+		if e.ComplexityRoot.GitSync.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.UpdatedAt(childComplexity), true
+
+	case "GitSyncOperation.direction":
+		if e.ComplexityRoot.GitSyncOperation.Direction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Direction(childComplexity), true
+	case "GitSyncOperation.endedAt":
+		if e.ComplexityRoot.GitSyncOperation.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.EndedAt(childComplexity), true
+	case "GitSyncOperation.error":
+		if e.ComplexityRoot.GitSyncOperation.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Error(childComplexity), true
+	case "GitSyncOperation.startedAt":
+		if e.ComplexityRoot.GitSyncOperation.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.StartedAt(childComplexity), true
+	case "GitSyncOperation.state":
+		if e.ComplexityRoot.GitSyncOperation.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.State(childComplexity), true
+
 	case "InsertedFile.contentType":
 		if e.ComplexityRoot.InsertedFile.ContentType == nil {
 			break
@@ -4452,6 +4564,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EditChangeRequestContent(childComplexity, args["spaceId"].(string), args["changeRequest"].(string), args["changes"].([]*model.ContentChangeInput)), true
+	case "Mutation.exportToGitRepository":
+		if e.ComplexityRoot.Mutation.ExportToGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_exportToGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.GitRepositoryInput)), true
 	case "Mutation.grantCollectionAccess":
 		if e.ComplexityRoot.Mutation.GrantCollectionAccess == nil {
 			break
@@ -8116,6 +8239,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.gitSync":
+		if e.ComplexityRoot.Space.GitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitSync(childComplexity), true
 	case "Space.grants":
 		if e.ComplexityRoot.Space.Grants == nil {
 			break
@@ -8973,6 +9102,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateTeamInput", ec.unmarshalInputCreateTeamInput),
 			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
 			graphql.NewInputUnmarshaler("FileUploadInput", ec.unmarshalInputFileUploadInput),
+			graphql.NewInputUnmarshaler("GitRepositoryInput", ec.unmarshalInputGitRepositoryInput),
 			graphql.NewInputUnmarshaler("GrantAccessInput", ec.unmarshalInputGrantAccessInput),
 			graphql.NewInputUnmarshaler("GrantSubjectInput", ec.unmarshalInputGrantSubjectInput),
 			graphql.NewInputUnmarshaler("ImportFileInput", ec.unmarshalInputImportFileInput),
@@ -10079,6 +10209,79 @@ extend type Space {
 extend type Mutation {
   "Sets, replaces or (value null) removes custom field values of a space, all or none (editors of the space)."
   setSpaceCustomFields(spaceId: ID!, values: [CustomFieldValueInput!]!): Space!
+}
+`, BuiltIn: false},
+	{Name: "../schema/gitsync.graphqls", Input: `# ---------------------------------------------------------------- Git Sync
+# A space mirrored to a branch of a git repository in GitBook's layout (README.md, SUMMARY.md,
+# .gitbook/assets, .gitbook.yaml). The space's admins (Space.permissions.triggerGitSync) link it
+# and trigger its syncs; every merge into its main content then exports on its own.
+
+extend type Space {
+  "The space's link to a git repository and its last operation; null when it has none. FORBIDDEN below the admin role."
+  gitSync: GitSync
+}
+
+extend type Mutation {
+  """
+  Exports the space's main content to a branch of a git repository, as one commit of the files
+  that changed. Not standalone, it links the space to the branch (replacing a former link) and
+  queues the export, which every later merge repeats; standalone, it exports at once and links
+  nothing. True once queued (or done).
+  """
+  exportToGitRepository(spaceId: ID!, input: GitRepositoryInput!): Boolean!
+}
+
+input GitRepositoryInput {
+  "An https URL (file:// and absolute paths only on a server started with --git-allow-local). Credentials in it are taken out and sealed as the link's token."
+  url: String!
+  "The branch, as refs/heads/<name>."
+  ref: String!
+  "The folder of the repository the content goes in (empty: the top)."
+  repoProjectDirectory: String
+  "The commit's message; a merge's export takes its change request's subject instead."
+  commitMessage: String
+  "A one-off export that links nothing."
+  standalone: Boolean
+}
+
+"A space's link to a branch of a git repository. Its token is never shown."
+type GitSync {
+  "The repository's URL, without credentials."
+  url: String!
+  "The branch, as refs/heads/<name>."
+  ref: String!
+  "The folder of the repository the content is in (empty: the top)."
+  repoProjectDirectory: String!
+  "Whether a token is kept for the repository."
+  hasToken: Boolean!
+  "The head of the branch after the last successful sync."
+  commit: String
+  "The revision of the space the branch mirrors."
+  revision: ID
+  "The last operation, null before the first."
+  operation: GitSyncOperation
+  updatedAt: Time!
+}
+
+type GitSyncOperation {
+  state: GitSyncOperationState!
+  direction: GitSyncOperationDirection!
+  startedAt: Time!
+  endedAt: Time
+  "Why the operation failed, when it did."
+  error: String
+}
+
+enum GitSyncOperationState {
+  running
+  failure
+  success
+  timeout
+}
+
+enum GitSyncOperationDirection {
+  export
+  import
 }
 `, BuiltIn: false},
 	{Name: "../schema/history.graphqls", Input: `# ---------------------------------------------------------------- History
@@ -13219,6 +13422,44 @@ func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type EmojiReaction", field.Name)
 }
 
+func (ec *executionContext) childFields_GitSync(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_GitSync_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSync_ref(ctx, field)
+	case "repoProjectDirectory":
+		return ec.fieldContext_GitSync_repoProjectDirectory(ctx, field)
+	case "hasToken":
+		return ec.fieldContext_GitSync_hasToken(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSync_commit(ctx, field)
+	case "revision":
+		return ec.fieldContext_GitSync_revision(ctx, field)
+	case "operation":
+		return ec.fieldContext_GitSync_operation(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSync_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSync", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "state":
+		return ec.fieldContext_GitSyncOperation_state(ctx, field)
+	case "direction":
+		return ec.fieldContext_GitSyncOperation_direction(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_GitSyncOperation_startedAt(ctx, field)
+	case "endedAt":
+		return ec.fieldContext_GitSyncOperation_endedAt(ctx, field)
+	case "error":
+		return ec.fieldContext_GitSyncOperation_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperation", field.Name)
+}
+
 func (ec *executionContext) childFields_InsertedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14795,6 +15036,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_parent(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Space_customFields(ctx, field)
+	case "gitSync":
+		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "history":
 		return ec.fieldContext_Space_history(ctx, field)
 	case "mergeRules":
@@ -16664,6 +16907,28 @@ func (ec *executionContext) field_Mutation_editChangeRequestContent_args(ctx con
 		return nil, err
 	}
 	args["changes"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_exportToGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.GitRepositoryInput, error) {
+			return ec.unmarshalNGitRepositoryInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitRepositoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -26326,6 +26591,314 @@ func (ec *executionContext) fieldContext_EmojiReaction_users(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _GitSync_url(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSync_ref(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().Ref(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "String")
+}
+
+func (ec *executionContext) _GitSync_repoProjectDirectory(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_repoProjectDirectory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().RepoProjectDirectory(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_repoProjectDirectory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "String")
+}
+
+func (ec *executionContext) _GitSync_hasToken(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_hasToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().HasToken(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_hasToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _GitSync_commit(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSync_revision(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().Revision(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "ID")
+}
+
+func (ec *executionContext) _GitSync_operation(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().Operation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalOGitSyncOperation2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSync",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSync_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GitSyncOperation_state(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GitSyncOperationState) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationState2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "GitSyncOperationState")
+}
+
+func (ec *executionContext) _GitSyncOperation_direction(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_direction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Direction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GitSyncOperationDirection) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationDirection2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationDirection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_direction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "GitSyncOperationDirection")
+}
+
+func (ec *executionContext) _GitSyncOperation_startedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GitSyncOperation_endedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_endedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_endedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GitSyncOperation_error(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "String")
+}
+
 func (ec *executionContext) _InsertedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.InsertedFile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29148,6 +29721,50 @@ func (ec *executionContext) fieldContext_Mutation_setSpaceCustomFields(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_setSpaceCustomFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_exportToGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ExportToGitRepository(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.GitRepositoryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_exportToGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -45500,6 +46117,38 @@ func (ec *executionContext) fieldContext_Space_customFields(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().GitSync(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+			return ec.marshalOGitSync2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐGitSync(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitSync(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSync(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_history(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -51128,6 +51777,76 @@ func UnmarshalFileUploadInput(ctx context.Context, raw any) (model.FileUploadInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputGitRepositoryInput(ctx context.Context, obj any) (model.GitRepositoryInput, error) {
+	var it model.GitRepositoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "ref", "repoProjectDirectory", "commitMessage", "standalone"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = data
+		case "commitMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commitMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CommitMessage = data
+		case "standalone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standalone"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Standalone = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalGitRepositoryInput unmarshals raw into the GitRepositoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalGitRepositoryInput(ctx context.Context, raw any) (model.GitRepositoryInput, error) {
+	var out model.GitRepositoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "GitRepositoryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputGrantAccessInput(ctx context.Context, obj any) (model.GrantAccessInput, error) {
 	var it model.GrantAccessInput
 	if obj == nil {
@@ -56402,6 +57121,132 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var gitSyncImplementors = []string{"GitSync"}
+
+func (ec *executionContext) _GitSync(ctx context.Context, sel ast.SelectionSet, obj *ent.GitSync) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSync")
+		case "url":
+			out.Values[i] = ec._GitSync_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ref":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_ref(ctx, field, obj)
+				})
+		case "repoProjectDirectory":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_repoProjectDirectory(ctx, field, obj)
+				})
+		case "hasToken":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_hasToken(ctx, field, obj)
+				})
+		case "commit":
+			out.Values[i] = ec._GitSync_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_revision(ctx, field, obj)
+				})
+		case "operation":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_operation(ctx, field, obj)
+				})
+		case "updatedAt":
+			out.Values[i] = ec._GitSync_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var gitSyncOperationImplementors = []string{"GitSyncOperation"}
+
+func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncOperation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncOperation")
+		case "state":
+			out.Values[i] = ec._GitSyncOperation_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "direction":
+			out.Values[i] = ec._GitSyncOperation_direction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startedAt":
+			out.Values[i] = ec._GitSyncOperation_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endedAt":
+			out.Values[i] = ec._GitSyncOperation_endedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._GitSyncOperation_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var insertedFileImplementors = []string{"InsertedFile"}
 
 func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.SelectionSet, obj *model.InsertedFile) graphql.Marshaler {
@@ -57553,6 +58398,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "setSpaceCustomFields":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setSpaceCustomFields(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exportToGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_exportToGitRepository(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -62689,6 +63541,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_customFields(ctx, field, obj)
 				})
+		case "gitSync":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_gitSync(ctx, field, obj)
+				})
 		case "history":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -65232,6 +66090,31 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNGitRepositoryInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitRepositoryInput(ctx context.Context, v any) (model.GitRepositoryInput, error) {
+	res, err := ec.unmarshalInputGitRepositoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationDirection2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationDirection(ctx context.Context, v any) (model.GitSyncOperationDirection, error) {
+	var res model.GitSyncOperationDirection
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationDirection2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationDirection(ctx context.Context, sel ast.SelectionSet, v model.GitSyncOperationDirection) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationState2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationState(ctx context.Context, v any) (model.GitSyncOperationState, error) {
+	var res model.GitSyncOperationState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationState2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperationState(ctx context.Context, sel ast.SelectionSet, v model.GitSyncOperationState) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNGrantAccessInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx context.Context, v any) (model.GrantAccessInput, error) {
@@ -67815,6 +68698,20 @@ func (ec *executionContext) unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋbinde
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOGitSync2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐGitSync(ctx context.Context, sel ast.SelectionSet, v *ent.GitSync) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSync(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGitSyncOperation2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncOperation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncOperation(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOGrantSubjectKind2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectKind(ctx context.Context, v any) (*model.GrantSubjectKind, error) {

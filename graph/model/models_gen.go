@@ -493,6 +493,28 @@ type FileUploadInput struct {
 	Base64      string  `json:"base64"`
 }
 
+type GitRepositoryInput struct {
+	// An https URL (file:// and absolute paths only on a server started with --git-allow-local). Credentials in it are taken out and sealed as the link's token.
+	URL string `json:"url"`
+	// The branch, as refs/heads/<name>.
+	Ref string `json:"ref"`
+	// The folder of the repository the content goes in (empty: the top).
+	RepoProjectDirectory *string `json:"repoProjectDirectory,omitempty"`
+	// The commit's message; a merge's export takes its change request's subject instead.
+	CommitMessage *string `json:"commitMessage,omitempty"`
+	// A one-off export that links nothing.
+	Standalone *bool `json:"standalone,omitempty"`
+}
+
+type GitSyncOperation struct {
+	State     GitSyncOperationState     `json:"state"`
+	Direction GitSyncOperationDirection `json:"direction"`
+	StartedAt time.Time                 `json:"startedAt"`
+	EndedAt   *time.Time                `json:"endedAt,omitempty"`
+	// Why the operation failed, when it did.
+	Error *string `json:"error,omitempty"`
+}
+
 // Users and/or teams of the organization (at least one in all, at most 100) to grant a role to.
 type GrantAccessInput struct {
 	Role  viewer.Role `json:"role"`
@@ -1834,6 +1856,120 @@ func (e *CustomHostnameStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e CustomHostnameStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type GitSyncOperationDirection string
+
+const (
+	GitSyncOperationDirectionExport GitSyncOperationDirection = "export"
+	GitSyncOperationDirectionImport GitSyncOperationDirection = "import"
+)
+
+var AllGitSyncOperationDirection = []GitSyncOperationDirection{
+	GitSyncOperationDirectionExport,
+	GitSyncOperationDirectionImport,
+}
+
+func (e GitSyncOperationDirection) IsValid() bool {
+	switch e {
+	case GitSyncOperationDirectionExport, GitSyncOperationDirectionImport:
+		return true
+	}
+	return false
+}
+
+func (e GitSyncOperationDirection) String() string {
+	return string(e)
+}
+
+func (e *GitSyncOperationDirection) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = GitSyncOperationDirection(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid GitSyncOperationDirection", str)
+	}
+	return nil
+}
+
+func (e GitSyncOperationDirection) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *GitSyncOperationDirection) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e GitSyncOperationDirection) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type GitSyncOperationState string
+
+const (
+	GitSyncOperationStateRunning GitSyncOperationState = "running"
+	GitSyncOperationStateFailure GitSyncOperationState = "failure"
+	GitSyncOperationStateSuccess GitSyncOperationState = "success"
+	GitSyncOperationStateTimeout GitSyncOperationState = "timeout"
+)
+
+var AllGitSyncOperationState = []GitSyncOperationState{
+	GitSyncOperationStateRunning,
+	GitSyncOperationStateFailure,
+	GitSyncOperationStateSuccess,
+	GitSyncOperationStateTimeout,
+}
+
+func (e GitSyncOperationState) IsValid() bool {
+	switch e {
+	case GitSyncOperationStateRunning, GitSyncOperationStateFailure, GitSyncOperationStateSuccess, GitSyncOperationStateTimeout:
+		return true
+	}
+	return false
+}
+
+func (e GitSyncOperationState) String() string {
+	return string(e)
+}
+
+func (e *GitSyncOperationState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = GitSyncOperationState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid GitSyncOperationState", str)
+	}
+	return nil
+}
+
+func (e GitSyncOperationState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *GitSyncOperationState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e GitSyncOperationState) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/gitsync"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
@@ -49,6 +50,7 @@ type Options struct {
 	Clock          func() time.Time
 	CORSOrigins    []string     // browser origins allowed to call the API; "*" for any
 	FetchAllow     fetch.Allow  // hosts and networks imports and OpenAPI sources may be fetched from besides public addresses
+	GitAllowLocal  bool         // Git Sync may reach file:// URLs and absolute paths (the server's own disk)
 	ImportLimits   crawl.Limits // bounds of a website import
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
@@ -91,7 +93,10 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
-		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents())}
+		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()),
+		GitAllowLocal: o.GitAllowLocal}
+	gitsync.UseHTTPClient(r.Fetcher.HTTP(gitsync.HTTPTimeout, gitsync.MaxTransfer))
+	r.HandleGitSyncJobs(runner)
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))

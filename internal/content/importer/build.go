@@ -197,12 +197,13 @@ func pageTitle(own, fallback string) string {
 }
 
 // linkEdits lists the rewrites of the link destinations of md, a body of the page at from, by
-// offset. Reference links are rewritten through their definition; autolinks are left alone (one
-// can only hold a URL).
+// offset, and of the destinations of its GitBook blocks that are not links (a content-ref's url,
+// a file's or a figure's src). Reference links are rewritten through their definition; autolinks
+// are left alone (one can only hold a URL).
 func linkEdits(from *url.URL, md string, at targets) []linkEdit {
 	var out []linkEdit
 	done := map[int]bool{}
-	for _, l := range markdown.Links(md) {
+	for _, l := range slices.Concat(markdown.Links(md), markdown.BlockRefs(md)) {
 		if l.Kind == markdown.Reference || l.Kind == markdown.Autolink || done[l.Start] {
 			continue
 		}
@@ -247,7 +248,7 @@ func target(from *url.URL, dest string, at targets) (linkEdit, bool) {
 		none.page, none.fragment = i, abs.EscapedFragment()
 		return none, true
 	}
-	if abs.Scheme == "file" || abs.String() == dest {
+	if abs.Scheme == "file" || u.IsAbs() || u.Host != "" { // kept as written, escapes and all
 		return none, false
 	}
 	none.url = destEscaper.Replace(abs.String())
@@ -353,6 +354,9 @@ func (a *applier) writeBodies(p *plan, pageIDs, fileIDs []string) error {
 			doc.Title, doc.Body = p.titles[i], rewrite(doc.Body, p.links[i], pageIDs, fileIDs)
 			md := markdown.Render(doc)
 			fields.Markdown = &md
+			if doc.Emoji != "" { // front matter's icon, which authoring's Markdown leaves aside
+				fields.Emoji = &doc.Emoji
+			}
 		}
 		if slug, ok := slugs[i]; ok {
 			fields.Slug = &slug

@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 )
 
@@ -36,7 +37,7 @@ func gitbookSite(ups []upload, marker string) Site {
 			g.summary, summary = u.path, u.data
 		case u.path == marker:
 		case inRoot && IsMarkdown(u.path):
-			drafts = append(drafts, nativeDraft(u))
+			drafts = append(drafts, gitbookDraft(u, g.root))
 		case IsMarkdown(u.path):
 			b.skip(u, "outside the root folder %s/ of .gitbook.yaml", g.root)
 		default:
@@ -61,6 +62,22 @@ func gitbookSite(ups []upload, marker string) Site {
 		b.note(marker, ResultLayout, &n)
 	}
 	return b.finish()
+}
+
+// gitbookDraft is the page of a Markdown file of the root folder, asking for the slug its path
+// gives it, as GitBook's: the file's name without its extension, or its folder's for a README.
+// The root folder's README asks for none.
+func gitbookDraft(u upload, root string) *draft {
+	d := nativeDraft(u)
+	name := strings.TrimSuffix(path.Base(u.path), path.Ext(u.path))
+	if strings.EqualFold(name, "README") {
+		name = ""
+		if dir := dirOf(u.path); dir != root {
+			name = path.Base(dir)
+		}
+	}
+	d.page.Slug = edit.Slugify(name)
+	return d
 }
 
 // gitbookStructure reads the root folder and the paths of the README and SUMMARY.md from a

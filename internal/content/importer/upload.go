@@ -118,11 +118,19 @@ func cleanPath(p string) (string, error) {
 func truncate(s string) string { return clip(s, 80) }
 
 // Skipped reports whether an uploaded path (cleaned, "/" separators) is left out: hidden (but for
-// a GitBook repository's .gitbook.yaml), archive litter.
+// a GitBook repository's .gitbook.yaml and the files of its .gitbook/assets folder), archive
+// litter.
 func Skipped(p string) bool {
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {
-		if seg == "__MACOSX" || strings.HasPrefix(seg, ".") && (i < len(segs)-1 || !gitbookConfig.MatchString(seg)) {
+		last := i == len(segs)-1
+		switch {
+		case seg == "__MACOSX":
+			return true
+		case !strings.HasPrefix(seg, "."):
+		case last && gitbookConfig.MatchString(seg):
+		case seg == ".gitbook" && i+2 < len(segs) && segs[i+1] == "assets":
+		default:
 			return true
 		}
 	}

@@ -23,6 +23,8 @@ const (
 	Definition
 	// Autolink is "<scheme:…>" or "<address@example.com>".
 	Autolink
+	// Tag is the destination of a GitBook block that is not a Markdown link (BlockRefs).
+	Tag
 )
 
 // Span is a range of byte offsets, End excluded.

@@ -38,6 +38,11 @@ func (svc *Service) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Spa
 	if err := redirects.RecordMoves(ctx, tx, s, tree.Moves(before, d.now, d.changed)); err != nil {
 		return err
 	}
+	if svc.ContentMoved != nil {
+		if err := svc.ContentMoved(ctx, tx, s); err != nil {
+			return err
+		}
+	}
 	pages, reusables := changedEntries(before, d)
 	return events.Record(ctx, tx.Client(), events.Event{Type: events.SpaceContentUpdated, Organization: s.OrganizationID,
 		ObjectKind: "space", ObjectID: s.ID, Space: s.ID,

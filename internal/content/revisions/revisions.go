@@ -42,4 +42,7 @@ type Service struct {
 	// them (crawl.DefaultLimits when zero).
 	Fetcher      *fetch.Client
 	ImportLimits crawl.Limits
+	// ContentMoved asks, in the transaction that moves a space's main content, for what follows
+	// it outside this package (the export of a space linked to a git repository); nil for none.
+	ContentMoved func(ctx context.Context, tx *ent.Tx, s *ent.Space) error
 }

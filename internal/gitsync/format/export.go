@@ -1,0 +1,88 @@
+// Package format lays a space's content out as a GitBook repository, the layout Git Sync writes
+// and the importer (internal/content/importer) reads back: README.md the first page, SUMMARY.md
+// the table of contents (its "##" headings the top-level groups, its nested lists the pages'
+// nesting, its link texts their titles), one Markdown file per page in GitBook-flavoured Markdown
+// with front matter, the files under .gitbook/assets/, and .gitbook.yaml naming the root and the
+// redirects. It is pure and deterministic: the same content gives the same bytes.
+package format
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/tree"
+)
+
+// The files every exported repository has, relative to its root folder.
+const (
+	Readme    = "README.md"
+	Summary   = "SUMMARY.md"
+	Config    = ".gitbook.yaml" // at the top of the repository, whatever the root
+	AssetsDir = ".gitbook/assets"
+)
+
+// Space is the content to lay out.
+type Space struct {
+	Tree   *tree.Tree
+	Bodies map[string]string // stored Markdown by body hash, for every page with a body
+	// Root is the folder of the repository the content goes in ("" or "docs"); .gitbook.yaml
+	// names it.
+	Root string
+	// Redirects are .gitbook.yaml's redirects: an old path of the repository's readers → the id
+	// of the page it now leads to. One naming no page is left out.
+	Redirects map[string]string
+}
+
+// Entry is one file of the repository.
+type Entry struct {
+	Path string // from the top of the repository
+	Data []byte // the bytes, nil for a file of the space
+	File string // the id of the space's file whose bytes this is; "" for another entry
+	Page string // the id of the page whose Markdown this is; "" for another entry
+}
+
+// Layout is where the pages and files went, paths from the top of the repository.
+type Layout struct {
+	Pages map[string]string // page id → its Markdown file (a group has none)
+	Files map[string]string // file id → its asset
+}
+
+// Export lays the space out: its entries sorted by path, and where each page and file went.
+func Export(s Space) ([]Entry, Layout) {
+	l := newLayout(s.Tree, s.Root)
+	entries := []Entry{
+		{Path: Config, Data: config(l, s.Redirects)},
+		{Path: l.at(Summary), Data: summary(s.Tree, l)},
+	}
+	s.Tree.Walk(func(p *tree.Page, _ string) {
+		if at, ok := l.Pages[p.ID]; ok {
+			entries = append(entries, Entry{Path: at, Page: p.ID, Data: []byte(l.pageMarkdown(p, s.Bodies[p.Body]))})
+		}
+	})
+	for id, at := range l.Files {
+		entries = append(entries, Entry{Path: at, File: id})
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	return entries, l.Layout
+}
+
+// pageMarkdown is the page's whole Markdown (front matter, title heading, body) with its links
+// to pages and files — and its GitBook blocks' (content-refs, files, figures) — rewritten to
+// their paths relative to the page's file. A link to a page or file the space does not have is
+// replaced by its text, as a reader's page has it; a block naming one is kept as it is.
+func (l *layout) pageMarkdown(p *tree.Page, body string) string {
+	from := l.Pages[p.ID]
+	target := func(dest string) (string, bool) { return l.linkTarget(from, dest) }
+	body = markdown.RewriteBlockRefs(markdown.ForReader(body, target), target)
+	body = contentRefLink.ReplaceAllStringFunc(body, func(block string) string {
+		m := contentRefLink.FindStringSubmatch(block)
+		return m[1] + "[" + markdown.EscapeLinkText(m[2]) + "](" + m[2] + ")"
+	})
+	return markdown.Render(markdown.Parsed{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body})
+}
+
+// contentRefLink is a content-ref block's first line and the link under it, which GitBook writes
+// as the path twice ("[guide.md](guide.md)") where a stored body has the page's "/pages/<id>".
+var contentRefLink = regexp.MustCompile(`(?m)^(\{%\s*content-ref\s+url="([^"]*)"\s*%\}\n)\[[^\]\n]*\]\([^)\n]*\)$`)

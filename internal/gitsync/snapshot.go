@@ -1,0 +1,156 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/memory"
+)
+
+// Limits bound what Snapshot reads of a repository.
+type Limits struct {
+	MaxFiles     int   // files of the branch's head
+	MaxFileBytes int64 // one file; a larger one is skipped
+	MaxBytes     int64 // all the files read together
+}
+
+// DefaultLimits are those of an import: the importer's own bounds.
+var DefaultLimits = Limits{MaxFiles: 1000, MaxFileBytes: 16 << 20, MaxBytes: 64 << 20}
+
+// Snapshot is the files of a branch's head.
+type Snapshot struct {
+	Commit  string
+	Author  Signature
+	Message string
+	Files   []File
+	Skipped []string // what was left out and why, one line each
+}
+
+// Read fetches the head of the remote's branch (shallow, into memory) and reads its files within
+// limits. Symbolic links, submodules, files larger than MaxFileBytes and paths that are not
+// valid UTF-8 or leave the repository are skipped, each named in Skipped; more files than
+// MaxFiles, or more than MaxBytes together, refuse the repository with an error saying so.
+func Read(ctx context.Context, r Remote, limits Limits) (*Snapshot, error) {
+	repo, err := git.CloneContext(ctx, memory.NewStorage(), nil, &git.CloneOptions{URL: r.URL, Auth: r.auth(),
+		ReferenceName: r.branch(), SingleBranch: true, Depth: 1, NoCheckout: true, Tags: git.NoTags})
+	if err != nil {
+		return nil, remoteError("clone", r, err)
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	commit, err := repo.CommitObject(head.Hash())
+	if err != nil {
+		return nil, err
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Commit: commit.Hash.String(), Message: commit.Message,
+		Author: Signature{Name: commit.Author.Name, Email: commit.Author.Email, When: commit.Author.When}}
+	return s, s.readTree(repo.Storer, tree, limits)
+}
+
+// maxDepth is how deep folders are read; deeper ones are skipped.
+const maxDepth = 32
+
+// reader reads a commit's files within limits.
+type reader struct {
+	s      *Snapshot
+	store  storer.EncodedObjectStorer
+	limits Limits
+	count  int
+	total  int64
+}
+
+// readTree reads the files of tree within limits, its folders depth first.
+func (s *Snapshot) readTree(store storer.EncodedObjectStorer, tree *object.Tree, limits Limits) error {
+	return (&reader{s: s, store: store, limits: limits}).folder(tree, "", 0)
+}
+
+func (r *reader) folder(tree *object.Tree, prefix string, depth int) error {
+	for _, entry := range tree.Entries {
+		name := prefix + entry.Name
+		if why := skipReason(entry.Name, entry.Mode, depth); why != "" {
+			r.s.Skipped = append(r.s.Skipped, fmt.Sprintf("%q: %s", strings.ToValidUTF8(name, "\uFFFD"), why))
+			continue
+		}
+		if entry.Mode == filemode.Dir {
+			sub, err := object.GetTree(r.store, entry.Hash)
+			if err != nil {
+				return fmt.Errorf("%q: %w", name, err)
+			}
+			if err := r.folder(sub, name+"/", depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.file(name, entry.Hash); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file reads one file, or skips it when it is larger than a file may be.
+func (r *reader) file(name string, hash plumbing.Hash) error {
+	if r.count++; r.count > r.limits.MaxFiles {
+		return fmt.Errorf("the repository has more than %d files", r.limits.MaxFiles)
+	}
+	blob, err := object.GetBlob(r.store, hash)
+	if err != nil {
+		return fmt.Errorf("%q: %w", name, err)
+	}
+	if blob.Size > r.limits.MaxFileBytes {
+		r.s.Skipped = append(r.s.Skipped, fmt.Sprintf("%q: %d bytes, more than the %d a file may have", name, blob.Size, r.limits.MaxFileBytes))
+		return nil
+	}
+	if r.total += blob.Size; r.total > r.limits.MaxBytes {
+		return fmt.Errorf("the repository's files are more than %d bytes together", r.limits.MaxBytes)
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(io.LimitReader(rd, blob.Size))
+	if err != nil {
+		return err
+	}
+	r.s.Files = append(r.s.Files, File{Path: name, Data: data})
+	return nil
+}
+
+// skipReason says why a tree entry (one name of a path) is not read, "" to read it: what git
+// itself refuses to check out (".", "..", ".git", control characters), what is not text, what
+// is not a file or a folder, and folders deeper than maxDepth.
+func skipReason(name string, mode filemode.FileMode, depth int) string {
+	switch {
+	case mode == filemode.Symlink:
+		return "a symbolic link is not followed"
+	case mode == filemode.Submodule:
+		return "a submodule is not fetched"
+	case mode != filemode.Dir && !mode.IsFile():
+		return "not a file"
+	case !utf8.ValidString(name):
+		return "the path is not valid UTF-8"
+	case name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`):
+		return "the path leaves the repository"
+	case strings.EqualFold(name, ".git") || strings.ContainsFunc(name, unicode.IsControl):
+		return "git refuses the name"
+	case mode == filemode.Dir && depth >= maxDepth:
+		return fmt.Sprintf("folders deeper than %d are not read", maxDepth)
+	}
+	return ""
+}

@@ -1,0 +1,102 @@
+package rest
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
+)
+
+// gitRepositoryBody is the body of exportToGitRepository (the reference's ExportToGitRepository;
+// repoCacheID, repoTreeURL, repoCommitURL, timestamp, force and gitInfo are accepted and unused).
+type gitRepositoryBody struct {
+	URL                  *string `json:"url" doc:"An https URL (file:// and absolute paths only with --git-allow-local); credentials in it are sealed as the link's token and never shown."`
+	Ref                  *string `json:"ref" doc:"The branch, as refs/heads/<name>."`
+	RepoProjectDirectory *string `json:"repoProjectDirectory"`
+	CommitMessage        *string `json:"commitMessage"`
+	Standalone           *bool   `json:"standalone" doc:"A one-off export, run before the answer, that links nothing. Otherwise the space is linked to the branch and every merge exports on its own."`
+	RepoCacheID          *string `json:"repoCacheID"`
+	RepoTreeURL          *string `json:"repoTreeURL"`
+	RepoCommitURL        *string `json:"repoCommitURL"`
+	Timestamp            *string `json:"timestamp"`
+	Force                *bool   `json:"force"`
+	GitInfo              any     `json:"gitInfo"`
+}
+
+func (b gitRepositoryBody) input() (model.GitRepositoryInput, error) {
+	switch {
+	case b.URL == nil:
+		return model.GitRepositoryInput{}, missing("url")
+	case b.Ref == nil:
+		return model.GitRepositoryInput{}, missing("ref")
+	case b.CommitMessage == nil:
+		return model.GitRepositoryInput{}, missing("commitMessage")
+	}
+	return model.GitRepositoryInput{URL: *b.URL, Ref: *b.Ref, RepoProjectDirectory: b.RepoProjectDirectory,
+		CommitMessage: b.CommitMessage, Standalone: b.Standalone}, nil
+}
+
+func (a *api) exportToGitRepository(w http.ResponseWriter, r *http.Request) {
+	in, err := decodeInput[model.GitRepositoryInput, gitRepositoryBody](r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	_, err = a.r.Mutation().ExportToGitRepository(r.Context(), chi.URLParam(r, "spaceId"), in)
+	respondEmpty(w, r, http.StatusNoContent, err)
+}
+
+// gitSyncState is the reference's GitSyncState of a space's link.
+type gitSyncState struct {
+	InstallationID       string            `json:"installationId"`
+	InstallationProvider string            `json:"installationProvider" doc:"gitlab for a host whose name says so, else github: the reference knows no other provider."`
+	InstallationStatus   string            `json:"installationStatus"`
+	RepoName             string            `json:"repoName"`
+	URL                  string            `json:"url"`
+	Operation            *gitSyncOperation `json:"operation,omitempty"`
+	UpdatedAt            time.Time         `json:"updatedAt"`
+}
+
+type gitSyncOperation struct {
+	State     string     `json:"state"`
+	Direction string     `json:"direction"`
+	StartedAt time.Time  `json:"startedAt"`
+	EndedAt   *time.Time `json:"endedAt,omitempty"`
+	Error     *string    `json:"error,omitempty"`
+}
+
+func (a *api) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) {
+	g, err := a.r.SpaceGitSync(r.Context(), chi.URLParam(r, "spaceId"))
+	if err == nil && g == nil {
+		err = apperr.NotFoundf("the space is not linked to a git repository")
+	}
+	respond(w, r, http.StatusOK, gitState(g), err)
+}
+
+// gitState is the wire shape of a link.
+func gitState(g *ent.GitSync) *gitSyncState {
+	if g == nil {
+		return nil
+	}
+	u, err := url.Parse(g.URL)
+	if err != nil {
+		u = &url.URL{}
+	}
+	provider := "github"
+	if u != nil && strings.Contains(strings.ToLower(u.Hostname()), "gitlab") {
+		provider = "gitlab"
+	}
+	state := &gitSyncState{InstallationID: g.ID, InstallationProvider: provider, InstallationStatus: "active",
+		RepoName: strings.TrimSuffix(strings.Trim(u.Path, "/"), ".git"), URL: g.URL, UpdatedAt: g.UpdatedAt}
+	if g.OperationState != nil && g.OperationDirection != nil && g.OperationStartedAt != nil {
+		state.Operation = &gitSyncOperation{State: g.OperationState.String(), Direction: g.OperationDirection.String(),
+			StartedAt: *g.OperationStartedAt, EndedAt: g.OperationEndedAt, Error: g.OperationError}
+	}
+	return state
+}
