@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // The actions, resource.action in snake case. Those an event also records are named as the event.
@@ -181,4 +182,17 @@ func (svc *Service) Get(ctx context.Context, orgID, eventID string) (*ent.AuditE
 	}
 	e, err := q.Where(auditevent.ID(eventID)).Only(ctx)
 	return e, rule.NotFound(err, "audit event")
+}
+
+// Write runs write and records the entry it returns in one transaction of client: an
+// administrative change that has no transaction of its own. write returns the entry once it knows
+// its target (a created row's id); a write that fails records nothing.
+func Write(ctx context.Context, client *ent.Client, write func(tx *ent.Tx) (Entry, error)) error {
+	return txn.Run(ctx, client, func(tx *ent.Tx) error {
+		e, err := write(tx)
+		if err != nil {
+			return err
+		}
+		return Record(ctx, tx.Client(), e)
+	})
 }
