@@ -196,3 +196,23 @@ func Write(ctx context.Context, client *ent.Client, write func(tx *ent.Tx) (Entr
 		return Record(ctx, tx.Client(), e)
 	})
 }
+
+// governedFields are the settings whose change is an administrative action: who reads a space,
+// a collection or a site, how change requests merge, where a site or an organization is served.
+var governedFields = []string{"visibility", "merge_rules", "hostname"}
+
+// Governs reports whether an update that set fields changed a governed setting.
+func Governs(fields []string) bool {
+	return slices.ContainsFunc(fields, func(f string) bool { return slices.Contains(governedFields, f) })
+}
+
+// RecordSettings records a settings change of a space, collection, site or organization (action,
+// one of the *SettingsChanged) when the update that set fields changed a governed setting, through
+// the client of its transaction; the payload names the fields.
+func RecordSettings(ctx context.Context, client *ent.Client, orgID, action, targetType, targetID string, fields []string) error {
+	if !Governs(fields) {
+		return nil
+	}
+	return Record(ctx, client, Entry{Organization: orgID, Action: action, TargetType: targetType, TargetID: targetID,
+		Payload: map[string]any{"fields": fields}})
+}

@@ -153,10 +153,6 @@ var audited = map[string]string{
 	ChangeRequestMergeRulesBypassed: audit.MergeRulesBypassed,
 }
 
-// governedFields are the fields of a space or a site whose change is an administrative action:
-// who reads it, how its change requests merge, where it is served.
-var governedFields = []string{"visibility", "merge_rules", "share_key", "hostname"}
-
 // auditAction is the audit action an event also records, if it is one: its type's, or, for an
 // update of a space or a site, a settings change when it changed a governed field.
 func auditAction(e Event) (string, bool) {
@@ -165,10 +161,7 @@ func auditAction(e Event) (string, bool) {
 	}
 	updated := map[string]string{SpaceUpdated: audit.SpaceSettingsChanged, SiteUpdated: audit.SiteSettingsChanged}[e.Type]
 	fields, _ := e.Details["fields"].([]string)
-	if updated == "" || !slices.ContainsFunc(fields, func(f string) bool { return slices.Contains(governedFields, f) }) {
-		return "", false
-	}
-	return updated, true
+	return updated, updated != "" && audit.Governs(fields)
 }
 
 // FieldsChanged names the fields an update set (a mutation's Fields), without the time of the
