@@ -70,3 +70,9 @@ func auditActions() []*model.AuditEventAction {
 	}
 	return out
 }
+
+// OrgAuditEventActions returns the actions of the audit log for an organization's admins (REST's
+// listOrganizationAuditEventActions).
+func (r *Resolver) OrgAuditEventActions(ctx context.Context, orgID string) ([]audit.Action, error) {
+	return r.auditService().ActionsOf(ctx, orgID)
+}

@@ -216,3 +216,12 @@ func RecordSettings(ctx context.Context, client *ent.Client, orgID, action, targ
 	return Record(ctx, client, Entry{Organization: orgID, Action: action, TargetType: targetType, TargetID: targetID,
 		Payload: map[string]any{"fields": fields}})
 }
+
+// ActionsOf returns the actions the audit log records, for the organization's admins (the
+// reference reads them per organization): NOT_FOUND, FORBIDDEN below admin.
+func (svc *Service) ActionsOf(ctx context.Context, orgID string) ([]Action, error) {
+	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "read the audit log"); err != nil {
+		return nil, err
+	}
+	return Actions, nil
+}
