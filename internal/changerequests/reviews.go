@@ -97,7 +97,8 @@ type ReviewInput struct {
 // FORBIDDEN below review, and FORBIDDEN for the author approving their own change request);
 // INVALID for an unknown status or a merged or archived change request. The viewer's earlier
 // reviews of it become outdated, and the requests of their review (theirs, and their teams')
-// are answered and removed; the comment, when given, is posted in the change request first.
+// are answered and removed; the comment, when given, is posted in the change request in the
+// review's transaction.
 func (svc *Service) SubmitReview(ctx context.Context, spaceID, ref string, in ReviewInput) (*ent.ChangeRequestReview, error) {
 	s, cr, err := svc.Target(ctx, spaceID, ref, viewer.RoleReview, "review change requests")
 	if err != nil {
@@ -113,19 +114,18 @@ func (svc *Service) SubmitReview(ctx context.Context, spaceID, ref string, in Re
 	if in.Status == changerequestreview.StatusApproved && cr.CreatedBy == uid {
 		return nil, apperr.Forbiddenf("status: the author of change request #%d cannot approve it", cr.Number)
 	}
-	var commentID *string
-	if in.Comment != nil {
-		c, err := svc.PostComment(ctx, s.ID, cr.ID, *in.Comment)
-		if err != nil {
-			return nil, err
-		}
-		commentID = &c.ID
-	}
 	var id string
-	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) (err error) {
-		id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, commentID)
-		return err
-	})
+	if in.Comment != nil {
+		err = svc.PostComment(ctx, s.ID, cr.ID, *in.Comment, func(tx *ent.Tx, commentID string) (err error) {
+			id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, &commentID)
+			return err
+		})
+	} else {
+		err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) (err error) {
+			id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, nil)
+			return err
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
