@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/auditevent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/changerequestreview"
@@ -74,6 +75,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// AuditEvent is the client for interacting with the AuditEvent builders.
+	AuditEvent *AuditEventClient
 	// BodyLink is the client for interacting with the BodyLink builders.
 	BodyLink *BodyLinkClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
@@ -180,6 +183,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
+	c.AuditEvent = NewAuditEventClient(c.config)
 	c.BodyLink = NewBodyLinkClient(c.config)
 	c.ChangeRequest = NewChangeRequestClient(c.config)
 	c.ChangeRequestReview = NewChangeRequestReviewClient(c.config)
@@ -320,6 +324,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                   ctx,
 		config:                cfg,
 		APIToken:              NewAPITokenClient(cfg),
+		AuditEvent:            NewAuditEventClient(cfg),
 		BodyLink:              NewBodyLinkClient(cfg),
 		ChangeRequest:         NewChangeRequestClient(cfg),
 		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
@@ -387,6 +392,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                   ctx,
 		config:                cfg,
 		APIToken:              NewAPITokenClient(cfg),
+		AuditEvent:            NewAuditEventClient(cfg),
 		BodyLink:              NewBodyLinkClient(cfg),
 		ChangeRequest:         NewChangeRequestClient(cfg),
 		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
@@ -463,7 +469,7 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
+		c.APIToken, c.AuditEvent, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
 		c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
@@ -482,7 +488,7 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
+		c.APIToken, c.AuditEvent, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
 		c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
@@ -502,6 +508,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *APITokenMutation:
 		return c.APIToken.mutate(ctx, m)
+	case *AuditEventMutation:
+		return c.AuditEvent.mutate(ctx, m)
 	case *BodyLinkMutation:
 		return c.BodyLink.mutate(ctx, m)
 	case *ChangeRequestMutation:
@@ -748,6 +756,156 @@ func (c *APITokenClient) mutate(ctx context.Context, m *APITokenMutation) (Value
 		return (&APITokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown APIToken mutation op: %q", m.Op())
+	}
+}
+
+// AuditEventClient is a client for the AuditEvent schema.
+type AuditEventClient struct {
+	config
+}
+
+// NewAuditEventClient returns a client for the AuditEvent from the given config.
+func NewAuditEventClient(c config) *AuditEventClient {
+	return &AuditEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `auditevent.Hooks(f(g(h())))`.
+func (c *AuditEventClient) Use(hooks ...Hook) {
+	c.hooks.AuditEvent = append(c.hooks.AuditEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `auditevent.Intercept(f(g(h())))`.
+func (c *AuditEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AuditEvent = append(c.inters.AuditEvent, interceptors...)
+}
+
+// Create returns a builder for creating a AuditEvent entity.
+func (c *AuditEventClient) Create() *AuditEventCreate {
+	mutation := newAuditEventMutation(c.config, OpCreate)
+	return &AuditEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AuditEvent entities.
+func (c *AuditEventClient) CreateBulk(builders ...*AuditEventCreate) *AuditEventCreateBulk {
+	return &AuditEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AuditEventClient) MapCreateBulk(slice any, setFunc func(*AuditEventCreate, int)) *AuditEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AuditEventCreateBulk{err: fmt.Errorf("calling to AuditEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AuditEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AuditEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AuditEvent.
+func (c *AuditEventClient) Update() *AuditEventUpdate {
+	mutation := newAuditEventMutation(c.config, OpUpdate)
+	return &AuditEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AuditEventClient) UpdateOne(_m *AuditEvent) *AuditEventUpdateOne {
+	mutation := newAuditEventMutation(c.config, OpUpdateOne, withAuditEvent(_m))
+	return &AuditEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AuditEventClient) UpdateOneID(id string) *AuditEventUpdateOne {
+	mutation := newAuditEventMutation(c.config, OpUpdateOne, withAuditEventID(id))
+	return &AuditEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AuditEvent.
+func (c *AuditEventClient) Delete() *AuditEventDelete {
+	mutation := newAuditEventMutation(c.config, OpDelete)
+	return &AuditEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AuditEventClient) DeleteOne(_m *AuditEvent) *AuditEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AuditEventClient) DeleteOneID(id string) *AuditEventDeleteOne {
+	builder := c.Delete().Where(auditevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AuditEventDeleteOne{builder}
+}
+
+// Query returns a query builder for AuditEvent.
+func (c *AuditEventClient) Query() *AuditEventQuery {
+	return &AuditEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAuditEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AuditEvent entity by its id.
+func (c *AuditEventClient) Get(ctx context.Context, id string) (*AuditEvent, error) {
+	return c.Query().Where(auditevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AuditEventClient) GetX(ctx context.Context, id string) *AuditEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a AuditEvent.
+func (c *AuditEventClient) QueryOrganization(_m *AuditEvent) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(auditevent.Table, auditevent.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, auditevent.OrganizationTable, auditevent.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AuditEventClient) Hooks() []Hook {
+	hooks := c.hooks.AuditEvent
+	return append(hooks[:len(hooks):len(hooks)], auditevent.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AuditEventClient) Interceptors() []Interceptor {
+	return c.inters.AuditEvent
+}
+
+func (c *AuditEventClient) mutate(ctx context.Context, m *AuditEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AuditEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AuditEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AuditEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AuditEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AuditEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -9180,23 +9338,23 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
-		Collection, Comment, CommentReply, ContentObject, CustomField,
-		CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job, Member, MovedPage,
-		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup,
-		SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
+		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
+		ChangeRequestReviewer, Collection, Comment, CommentReply, ContentObject,
+		CustomField, CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job,
+		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
+		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
+		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
 		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
 		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
 		WebhookDelivery []ent.Hook
 	}
 	inters struct {
-		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
-		Collection, Comment, CommentReply, ContentObject, CustomField,
-		CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job, Member, MovedPage,
-		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup,
-		SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
+		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
+		ChangeRequestReviewer, Collection, Comment, CommentReply, ContentObject,
+		CustomField, CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job,
+		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
+		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
+		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
 		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
 		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
 		WebhookDelivery []ent.Interceptor

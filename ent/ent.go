@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/auditevent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/changerequestreview"
@@ -121,6 +122,7 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apitoken.Table:              apitoken.ValidColumn,
+			auditevent.Table:            auditevent.ValidColumn,
 			bodylink.Table:              bodylink.ValidColumn,
 			changerequest.Table:         changerequest.ValidColumn,
 			changerequestreview.Table:   changerequestreview.ValidColumn,

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/auditevent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/changerequestreview"
@@ -61,7 +62,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 48)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 49)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -82,6 +83,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[1] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   auditevent.Table,
+			Columns: auditevent.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: auditevent.FieldID,
+			},
+		},
+		Type: "AuditEvent",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			auditevent.FieldCreatedAt:      {Type: field.TypeTime, Column: auditevent.FieldCreatedAt},
+			auditevent.FieldUpdatedAt:      {Type: field.TypeTime, Column: auditevent.FieldUpdatedAt},
+			auditevent.FieldOrganizationID: {Type: field.TypeString, Column: auditevent.FieldOrganizationID},
+			auditevent.FieldAction:         {Type: field.TypeString, Column: auditevent.FieldAction},
+			auditevent.FieldActorType:      {Type: field.TypeString, Column: auditevent.FieldActorType},
+			auditevent.FieldActorID:        {Type: field.TypeString, Column: auditevent.FieldActorID},
+			auditevent.FieldTargetType:     {Type: field.TypeString, Column: auditevent.FieldTargetType},
+			auditevent.FieldTargetID:       {Type: field.TypeString, Column: auditevent.FieldTargetID},
+			auditevent.FieldTargetLabel:    {Type: field.TypeString, Column: auditevent.FieldTargetLabel},
+			auditevent.FieldPayload:        {Type: field.TypeJSON, Column: auditevent.FieldPayload},
+		},
+	}
+	graph.Nodes[2] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   bodylink.Table,
 			Columns: bodylink.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -98,7 +122,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			bodylink.FieldURL:      {Type: field.TypeString, Column: bodylink.FieldURL},
 		},
 	}
-	graph.Nodes[2] = &sqlgraph.Node{
+	graph.Nodes[3] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   changerequest.Table,
 			Columns: changerequest.Columns,
@@ -126,7 +150,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			changerequest.FieldCommentsCount:            {Type: field.TypeInt, Column: changerequest.FieldCommentsCount},
 		},
 	}
-	graph.Nodes[3] = &sqlgraph.Node{
+	graph.Nodes[4] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   changerequestreview.Table,
 			Columns: changerequestreview.Columns,
@@ -150,7 +174,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			changerequestreview.FieldSuperseded:      {Type: field.TypeBool, Column: changerequestreview.FieldSuperseded},
 		},
 	}
-	graph.Nodes[4] = &sqlgraph.Node{
+	graph.Nodes[5] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   changerequestreviewer.Table,
 			Columns: changerequestreviewer.Columns,
@@ -172,7 +196,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			changerequestreviewer.FieldRevisionID:      {Type: field.TypeString, Column: changerequestreviewer.FieldRevisionID},
 		},
 	}
-	graph.Nodes[5] = &sqlgraph.Node{
+	graph.Nodes[6] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   collection.Table,
 			Columns: collection.Columns,
@@ -195,7 +219,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			collection.FieldMergeRules:     {Type: field.TypeJSON, Column: collection.FieldMergeRules},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[7] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   comment.Table,
 			Columns: comment.Columns,
@@ -223,7 +247,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			comment.FieldRepliesCount:    {Type: field.TypeInt, Column: comment.FieldRepliesCount},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   commentreply.Table,
 			Columns: commentreply.Columns,
@@ -244,7 +268,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commentreply.FieldEditedAt:       {Type: field.TypeTime, Column: commentreply.FieldEditedAt},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   contentobject.Table,
 			Columns: contentobject.Columns,
@@ -261,7 +285,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contentobject.FieldCreatedAt: {Type: field.TypeTime, Column: contentobject.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   customfield.Table,
 			Columns: customfield.Columns,
@@ -283,7 +307,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			customfield.FieldOptions:        {Type: field.TypeJSON, Column: customfield.FieldOptions},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   customfieldvalue.Table,
 			Columns: customfieldvalue.Columns,
@@ -302,7 +326,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			customfieldvalue.FieldValue:          {Type: field.TypeJSON, Column: customfieldvalue.FieldValue},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -326,7 +350,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDispatched:     {Type: field.TypeBool, Column: event.FieldDispatched},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   fileblob.Table,
 			Columns: fileblob.Columns,
@@ -343,7 +367,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			fileblob.FieldTracked:     {Type: field.TypeBool, Column: fileblob.FieldTracked},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   gitsync.Table,
 			Columns: gitsync.Columns,
@@ -374,7 +398,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			gitsync.FieldRevisionID:         {Type: field.TypeString, Column: gitsync.FieldRevisionID},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   invitelink.Table,
 			Columns: invitelink.Columns,
@@ -394,7 +418,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			invitelink.FieldCreatedBy:      {Type: field.TypeString, Column: invitelink.FieldCreatedBy},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   job.Table,
 			Columns: job.Columns,
@@ -417,7 +441,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			job.FieldLastError:  {Type: field.TypeString, Column: job.FieldLastError},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -437,7 +461,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldLastSeenAt:     {Type: field.TypeTime, Column: member.FieldLastSeenAt},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   movedpage.Table,
 			Columns: movedpage.Columns,
@@ -456,7 +480,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			movedpage.FieldPageID:         {Type: field.TypeString, Column: movedpage.FieldPageID},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   oidcprovider.Table,
 			Columns: oidcprovider.Columns,
@@ -480,7 +504,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			oidcprovider.FieldDefaultRole:    {Type: field.TypeEnum, Column: oidcprovider.FieldDefaultRole},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispec.Table,
 			Columns: openapispec.Columns,
@@ -507,7 +531,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispec.FieldLastProcessErrorCount: {Type: field.TypeInt, Column: openapispec.FieldLastProcessErrorCount},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispecversion.Table,
 			Columns: openapispecversion.Columns,
@@ -530,7 +554,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispecversion.FieldCreatedAt:      {Type: field.TypeTime, Column: openapispecversion.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -559,7 +583,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldMergeRules:         {Type: field.TypeJSON, Column: organization.FieldMergeRules},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   permissiongrant.Table,
 			Columns: permissiongrant.Columns,
@@ -580,7 +604,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			permissiongrant.FieldRole:           {Type: field.TypeEnum, Column: permissiongrant.FieldRole},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   reaction.Table,
 			Columns: reaction.Columns,
@@ -600,7 +624,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			reaction.FieldCreatedAt:       {Type: field.TypeTime, Column: reaction.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   revision.Table,
 			Columns: revision.Columns,
@@ -621,7 +645,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			revision.FieldCreatedAt:       {Type: field.TypeTime, Column: revision.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlassertion.Table,
 			Columns: samlassertion.Columns,
@@ -635,7 +659,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlassertion.FieldExpiresAt: {Type: field.TypeTime, Column: samlassertion.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlprovider.Table,
 			Columns: samlprovider.Columns,
@@ -657,7 +681,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlprovider.FieldDefaultRole:    {Type: field.TypeEnum, Column: samlprovider.FieldDefaultRole},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlrequest.Table,
 			Columns: samlrequest.Columns,
@@ -672,7 +696,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlrequest.FieldExpiresAt:  {Type: field.TypeTime, Column: samlrequest.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scimgroup.Table,
 			Columns: scimgroup.Columns,
@@ -690,7 +714,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scimgroup.FieldExternalID:     {Type: field.TypeString, Column: scimgroup.FieldExternalID},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scimtoken.Table,
 			Columns: scimtoken.Columns,
@@ -708,7 +732,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scimtoken.FieldCreatedBy:      {Type: field.TypeString, Column: scimtoken.FieldCreatedBy},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   scimuser.Table,
 			Columns: scimuser.Columns,
@@ -728,7 +752,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scimuser.FieldAttributes:     {Type: field.TypeJSON, Column: scimuser.FieldAttributes},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serverkey.Table,
 			Columns: serverkey.Columns,
@@ -745,7 +769,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serverkey.FieldSecret:    {Type: field.TypeBytes, Column: serverkey.FieldSecret},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -765,7 +789,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldExpiresAt:      {Type: field.TypeTime, Column: session.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   site.Table,
 			Columns: site.Columns,
@@ -798,7 +822,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldCustomizationUpdatedAt:  {Type: field.TypeTime, Column: site.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitepublishingauth.Table,
 			Columns: sitepublishingauth.Columns,
@@ -820,7 +844,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldOidcClaims:     {Type: field.TypeJSON, Column: sitepublishingauth.FieldOidcClaims},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   siteredirect.Table,
 			Columns: siteredirect.Columns,
@@ -847,7 +871,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			siteredirect.FieldDestinationURL:         {Type: field.TypeString, Column: siteredirect.FieldDestinationURL},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -872,7 +896,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -892,7 +916,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesharelink.Table,
 			Columns: sitesharelink.Columns,
@@ -912,7 +936,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -940,7 +964,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -972,7 +996,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   spaceblob.Table,
 			Columns: spaceblob.Columns,
@@ -987,7 +1011,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			spaceblob.FieldBlobID:  {Type: field.TypeString, Column: spaceblob.FieldBlobID},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -1004,7 +1028,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -1023,7 +1047,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -1041,7 +1065,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1060,7 +1084,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAccessVersion: {Type: field.TypeInt64, Column: user.FieldAccessVersion},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhook.Table,
 			Columns: webhook.Columns,
@@ -1086,7 +1110,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhook.FieldDisabledReason:       {Type: field.TypeString, Column: webhook.FieldDisabledReason},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1124,6 +1148,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"APIToken",
 		"User",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   auditevent.OrganizationTable,
+			Columns: []string{auditevent.OrganizationColumn},
+			Bidi:    false,
+		},
+		"AuditEvent",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -2810,6 +2846,110 @@ func (f *APITokenFilter) WhereHasUserWith(preds ...predicate.User) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *AuditEventQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AuditEventQuery builder.
+func (_q *AuditEventQuery) Filter() *AuditEventFilter {
+	return &AuditEventFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AuditEventMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AuditEventMutation builder.
+func (m *AuditEventMutation) Filter() *AuditEventFilter {
+	return &AuditEventFilter{config: m.config, predicateAdder: m}
+}
+
+// AuditEventFilter provides a generic filtering capability at runtime for AuditEventQuery.
+type AuditEventFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AuditEventFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[1].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *AuditEventFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AuditEventFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(auditevent.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AuditEventFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(auditevent.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *AuditEventFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldOrganizationID))
+}
+
+// WhereAction applies the entql string predicate on the action field.
+func (f *AuditEventFilter) WhereAction(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldAction))
+}
+
+// WhereActorType applies the entql string predicate on the actor_type field.
+func (f *AuditEventFilter) WhereActorType(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldActorType))
+}
+
+// WhereActorID applies the entql string predicate on the actor_id field.
+func (f *AuditEventFilter) WhereActorID(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldActorID))
+}
+
+// WhereTargetType applies the entql string predicate on the target_type field.
+func (f *AuditEventFilter) WhereTargetType(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldTargetType))
+}
+
+// WhereTargetID applies the entql string predicate on the target_id field.
+func (f *AuditEventFilter) WhereTargetID(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldTargetID))
+}
+
+// WhereTargetLabel applies the entql string predicate on the target_label field.
+func (f *AuditEventFilter) WhereTargetLabel(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldTargetLabel))
+}
+
+// WherePayload applies the entql json.RawMessage predicate on the payload field.
+func (f *AuditEventFilter) WherePayload(p entql.BytesP) {
+	f.Where(p.Field(auditevent.FieldPayload))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *AuditEventFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *AuditEventFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *BodyLinkQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2838,7 +2978,7 @@ type BodyLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BodyLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[1].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[2].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2903,7 +3043,7 @@ type ChangeRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ChangeRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[2].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3186,7 +3326,7 @@ type ChangeRequestReviewFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ChangeRequestReviewFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3365,7 +3505,7 @@ type ChangeRequestReviewerFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ChangeRequestReviewerFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3534,7 +3674,7 @@ type CollectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CollectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3694,7 +3834,7 @@ type CommentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3921,7 +4061,7 @@ type CommentReplyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommentReplyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4071,7 +4211,7 @@ type ContentObjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ContentObjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4131,7 +4271,7 @@ type CustomFieldFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CustomFieldFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4244,7 +4384,7 @@ type CustomFieldValueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CustomFieldValueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4356,7 +4496,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4465,7 +4605,7 @@ type FileBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FileBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4525,7 +4665,7 @@ type GitSyncFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GitSyncFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4683,7 +4823,7 @@ type InviteLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InviteLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4772,7 +4912,7 @@ type JobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *JobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4862,7 +5002,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4965,7 +5105,7 @@ type MovedPageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MovedPageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5063,7 +5203,7 @@ type OIDCProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OIDCProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5172,7 +5312,7 @@ type OpenAPISpecFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5324,7 +5464,7 @@ type OpenAPISpecVersionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecVersionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5442,7 +5582,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5590,7 +5730,7 @@ type PermissionGrantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PermissionGrantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5740,7 +5880,7 @@ type ReactionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ReactionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5885,7 +6025,7 @@ type RevisionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RevisionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6035,7 +6175,7 @@ type SAMLAssertionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLAssertionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6080,7 +6220,7 @@ type SAMLProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6193,7 +6333,7 @@ type SAMLRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6243,7 +6383,7 @@ type SCIMGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SCIMGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6336,7 +6476,7 @@ type SCIMTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SCIMTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6415,7 +6555,7 @@ type SCIMUserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SCIMUserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6518,7 +6658,7 @@ type ServerKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServerKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6578,7 +6718,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6667,7 +6807,7 @@ type SiteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6877,7 +7017,7 @@ type SitePublishingAuthFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SitePublishingAuthFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7004,7 +7144,7 @@ type SiteRedirectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteRedirectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7170,7 +7310,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7326,7 +7466,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7443,7 +7583,7 @@ type SiteShareLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteShareLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7546,7 +7686,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7717,7 +7857,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7978,7 +8118,7 @@ type SpaceBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8042,7 +8182,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8130,7 +8270,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8242,7 +8382,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8321,7 +8461,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8419,7 +8559,7 @@ type WebhookFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8552,7 +8692,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

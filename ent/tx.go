@@ -16,6 +16,8 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// AuditEvent is the client for interacting with the AuditEvent builders.
+	AuditEvent *AuditEventClient
 	// BodyLink is the client for interacting with the BodyLink builders.
 	BodyLink *BodyLinkClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
@@ -242,6 +244,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.AuditEvent = NewAuditEventClient(tx.config)
 	tx.BodyLink = NewBodyLinkClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.ChangeRequestReview = NewChangeRequestReviewClient(tx.config)

@@ -20,9 +20,11 @@ import (
 // between GraphQL (and REST, which calls these resolvers) and internal/changerequests, which
 // holds their rules (internal/mergerules decides a merge).
 
-// postReviewComment posts the comment of a review in its change request (comments.Service.Post).
-func (r *Resolver) postReviewComment(ctx context.Context, spaceID, crID, body string) (*ent.Comment, error) {
-	return r.commentService().Post(ctx, spaceID, &crID, comments.PostInput{Body: body})
+// postReviewComment posts the comment of a review in its change request, writing the review in
+// the same transaction (comments.Service.PostThen).
+func (r *Resolver) postReviewComment(ctx context.Context, spaceID, crID, body string, then func(tx *ent.Tx, commentID string) error) error {
+	_, err := r.commentService().PostThen(ctx, spaceID, &crID, comments.PostInput{Body: body}, then)
+	return err
 }
 
 // reviewOrder is the order of a change request's reviews: oldest first.

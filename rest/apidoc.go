@@ -155,6 +155,9 @@ var operations = []apidoc.Operation{
 	{Route: "GET /custom-hostnames/{hostname}", ID: "getCustomHostname", Tag: "custom-hostnames", Summary: "Get a custom hostname: its site and the outcome of its last DNS check", Status: 200, Response: typeOf[CustomHostname]()},
 	{Route: "PATCH /custom-hostnames/{hostname}", ID: "dnsRevalidateCustomHostname", Tag: "custom-hostnames", Summary: "Check a custom hostname's DNS now (it must lead to this server's host)", Status: 204},
 	{Route: "DELETE /custom-hostnames/{hostname}", ID: "removeCustomHostname", Tag: "custom-hostnames", Summary: "Take a custom hostname off its site", Status: 205, Bodiless: []int{204}},
+	{Route: "GET /orgs/{organizationId}/audit-events", ID: "listOrganizationAuditEvents", Tag: "organizations", Summary: "List the organization's audit events, newest first (admins)", Status: 200, Response: typeOf[List[AuditEvent]](), Query: auditListParams},
+	{Route: "GET /orgs/{organizationId}/audit-events/{auditEventId}", ID: "getOrganizationAuditEvent", Tag: "organizations", Summary: "Get an audit event (admins)", Status: 200, Response: typeOf[AuditEvent]()},
+	{Route: "GET /orgs/{organizationId}/audit-event-actions", ID: "listOrganizationAuditEventActions", Tag: "organizations", Summary: "List the actions the audit log records (admins)", Status: 200, Response: typeOf[AuditEventActions]()},
 	{Route: "GET /orgs/{organizationId}/webhooks", ID: "listWebhooks", Tag: "webhooks", Summary: "List the organization's webhooks", Status: 200, Response: typeOf[List[Webhook]](), Query: listParams},
 	{Route: "POST /orgs/{organizationId}/webhooks", ID: "createWebhook", Tag: "webhooks", Summary: "Create a webhook; the answer holds its signing secret, shown only here", Status: 201, Request: typeOf[webhookBody](), Required: []string{"url"}, Response: typeOf[Webhook]()},
 	{Route: "DELETE /orgs/{organizationId}/webhooks/{webhookId}", ID: "deleteWebhook", Tag: "webhooks", Summary: "Delete a webhook and its delivery log", Status: 204},
@@ -301,7 +304,14 @@ var (
 		textParam("creator", "Only change requests this user created"), textParam("contributor", "Only change requests this user contributed to"),
 		textParam("requestedReviewer", "Only change requests whose review is requested of this user (or of a team of theirs)"),
 		choiceParam("reviewStatus", "Only change requests with a current (not outdated) review of this status", "approved", "changes-requested"))
-	reviewListParams   = listQuery(append(commentParams, flagParam("outdated", "Only the outdated (true) or the current (false) reviews"))...)
+	reviewListParams = listQuery(append(commentParams, flagParam("outdated", "Only the outdated (true) or the current (false) reviews"))...)
+	auditListParams  = []apidoc.Param{
+		{Name: "limit", Description: "Items per page, 0..100 (default 20; 0 answers only the count)", Schema: apidoc.Schema{"type": "integer", "minimum": 0, "maximum": 100}},
+		listParams[1], textParam("actor", "Only the events of this actor (a user's id, or system)"),
+		textParam("action", "Only the events of this action (listOrganizationAuditEventActions)"),
+		textParam("target", "Only the events about this object (its id)"),
+		{Name: "from", Description: "Only the events at or after this time", Schema: apidoc.Schema{"type": "string", "format": "date-time"}},
+		{Name: "to", Description: "Only the events at or before this time", Schema: apidoc.Schema{"type": "string", "format": "date-time"}}}
 	redirectListParams = listQuery(flagParam("draft", "Only the redirects of the draft (true) or the live site (false)"),
 		choiceParam("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), textParam("search", "Only redirects whose source contains this"))
 )

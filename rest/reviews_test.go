@@ -110,6 +110,8 @@ func TestReviews(t *testing.T) {
 		crWantError(t, f.e.Do(f.editor, "POST", p, map[string]any{}), 400, "users")
 		reader := f.e.User("reader@example.com", f.org, testenv.Role(viewer.RoleRead))
 		crWantError(t, f.e.Do(reader, "POST", p, map[string]any{"users": []string{f.rev1.UserID}}), 403)
+		// A reviewer must hold the review role on the space.
+		crWantError(t, f.e.Do(f.editor, "POST", p, map[string]any{"users": []string{reader.UserID}}), 400, reader.UserID, "review")
 	})
 	var approval map[string]any
 	t.Run("Approve", func(t *testing.T) {

@@ -52,6 +52,8 @@ func serve(ctx context.Context, args []string) error {
 	rf.register(fs)
 	readCache := fs.String("read-cache-mb", envOr("BINDERY_READ_CACHE_MB", "64"),
 		"MiB of API answers kept while the database is unchanged, taken again by repeated reads; 0 keeps none (env BINDERY_READ_CACHE_MB)")
+	auditRetention := fs.String("audit-retention", envOr("BINDERY_AUDIT_RETENTION", opts.AuditRetention.String()),
+		"how long the audit log keeps an action, e.g. 2160h; 0 keeps them all (env BINDERY_AUDIT_RETENTION)")
 	err := parse(fs, args)
 	if err != nil {
 		return err
@@ -69,6 +71,9 @@ func serve(ctx context.Context, args []string) error {
 	}
 	if opts.OpenAPIRefresh, err = time.ParseDuration(*refresh); err != nil || opts.OpenAPIRefresh < 0 {
 		return fmt.Errorf("--openapi-refresh: %q is not a duration of 0 or more (e.g. 6h)", *refresh)
+	}
+	if opts.AuditRetention, err = time.ParseDuration(*auditRetention); err != nil || opts.AuditRetention < 0 {
+		return fmt.Errorf("--audit-retention: %q is not a duration of 0 or more (e.g. 2160h)", *auditRetention)
 	}
 	maxMB, err := strconv.Atoi(*openAPIMax)
 	if err != nil || maxMB < 1 || maxMB > 1024 {

@@ -9,6 +9,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/auditevent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/changerequestreview"
@@ -140,6 +141,33 @@ func (f TraverseAPIToken) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.APITokenQuery", q)
+}
+
+// The AuditEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AuditEventFunc func(context.Context, *ent.AuditEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AuditEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AuditEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AuditEventQuery", q)
+}
+
+// The TraverseAuditEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAuditEvent func(context.Context, *ent.AuditEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAuditEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAuditEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AuditEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AuditEventQuery", q)
 }
 
 // The BodyLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1416,6 +1444,8 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return &query[*ent.APITokenQuery, predicate.APIToken, apitoken.OrderOption]{typ: ent.TypeAPIToken, tq: q}, nil
+	case *ent.AuditEventQuery:
+		return &query[*ent.AuditEventQuery, predicate.AuditEvent, auditevent.OrderOption]{typ: ent.TypeAuditEvent, tq: q}, nil
 	case *ent.BodyLinkQuery:
 		return &query[*ent.BodyLinkQuery, predicate.BodyLink, bodylink.OrderOption]{typ: ent.TypeBodyLink, tq: q}, nil
 	case *ent.ChangeRequestQuery:

@@ -39,6 +39,46 @@ var (
 			},
 		},
 	}
+	// AuditEventsColumns holds the columns for the "audit_events" table.
+	AuditEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "action", Type: field.TypeString, Size: 64},
+		{Name: "actor_type", Type: field.TypeString, Size: 16},
+		{Name: "actor_id", Type: field.TypeString, Size: 64},
+		{Name: "target_type", Type: field.TypeString, Size: 32},
+		{Name: "target_id", Type: field.TypeString, Size: 64},
+		{Name: "target_label", Type: field.TypeString, Nullable: true, Size: 256},
+		{Name: "payload", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// AuditEventsTable holds the schema information for the "audit_events" table.
+	AuditEventsTable = &schema.Table{
+		Name:       "audit_events",
+		Columns:    AuditEventsColumns,
+		PrimaryKey: []*schema.Column{AuditEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "audit_events_organizations_organization",
+				Columns:    []*schema.Column{AuditEventsColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "auditevent_organization_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEventsColumns[10], AuditEventsColumns[1], AuditEventsColumns[0]},
+			},
+			{
+				Name:    "auditevent_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{AuditEventsColumns[1]},
+			},
+		},
+	}
 	// BodyLinksColumns holds the columns for the "body_links" table.
 	BodyLinksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 100},
@@ -2256,6 +2296,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		AuditEventsTable,
 		BodyLinksTable,
 		ChangeRequestsTable,
 		ChangeRequestReviewsTable,
@@ -2308,6 +2349,7 @@ var (
 
 func init() {
 	APITokensTable.ForeignKeys[0].RefTable = UsersTable
+	AuditEventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ChangeRequestsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ChangeRequestsTable.ForeignKeys[1].RefTable = SpacesTable
 	ChangeRequestsTable.ForeignKeys[2].RefTable = UsersTable

@@ -135,6 +135,30 @@ func (f APITokenMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.APITokenMutation", m)
 }
 
+// The AuditEventQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AuditEventQueryRuleFunc func(context.Context, *ent.AuditEventQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AuditEventQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AuditEventQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AuditEventQuery", q)
+}
+
+// The AuditEventMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AuditEventMutationRuleFunc func(context.Context, *ent.AuditEventMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AuditEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AuditEventMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AuditEventMutation", m)
+}
+
 // The BodyLinkQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type BodyLinkQueryRuleFunc func(context.Context, *ent.BodyLinkQuery) error
@@ -1300,6 +1324,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return q.Filter(), nil
+	case *ent.AuditEventQuery:
+		return q.Filter(), nil
 	case *ent.BodyLinkQuery:
 		return q.Filter(), nil
 	case *ent.ChangeRequestQuery:
@@ -1402,6 +1428,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 func mutationFilter(m ent.Mutation) (Filter, error) {
 	switch m := m.(type) {
 	case *ent.APITokenMutation:
+		return m.Filter(), nil
+	case *ent.AuditEventMutation:
 		return m.Filter(), nil
 	case *ent.BodyLinkMutation:
 		return m.Filter(), nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/auditevent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/changerequestreview"
@@ -111,6 +112,152 @@ func init() {
 	// apitoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	apitoken.IDValidator = func() func(string) error {
 		validators := apitokenDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	auditeventMixin := schema.AuditEvent{}.Mixin()
+	auditevent.Policy = privacy.NewPolicies(auditeventMixin[0], schema.AuditEvent{})
+	auditevent.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := auditevent.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	auditeventMixinFields0 := auditeventMixin[0].Fields()
+	_ = auditeventMixinFields0
+	auditeventMixinFields1 := auditeventMixin[1].Fields()
+	_ = auditeventMixinFields1
+	auditeventMixinFields2 := auditeventMixin[2].Fields()
+	_ = auditeventMixinFields2
+	auditeventFields := schema.AuditEvent{}.Fields()
+	_ = auditeventFields
+	// auditeventDescCreatedAt is the schema descriptor for created_at field.
+	auditeventDescCreatedAt := auditeventMixinFields1[0].Descriptor()
+	// auditevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	auditevent.DefaultCreatedAt = auditeventDescCreatedAt.Default.(func() time.Time)
+	// auditeventDescUpdatedAt is the schema descriptor for updated_at field.
+	auditeventDescUpdatedAt := auditeventMixinFields1[1].Descriptor()
+	// auditevent.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	auditevent.DefaultUpdatedAt = auditeventDescUpdatedAt.Default.(func() time.Time)
+	// auditevent.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	auditevent.UpdateDefaultUpdatedAt = auditeventDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// auditeventDescOrganizationID is the schema descriptor for organization_id field.
+	auditeventDescOrganizationID := auditeventMixinFields2[0].Descriptor()
+	// auditevent.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	auditevent.OrganizationIDValidator = auditeventDescOrganizationID.Validators[0].(func(string) error)
+	// auditeventDescAction is the schema descriptor for action field.
+	auditeventDescAction := auditeventFields[0].Descriptor()
+	// auditevent.ActionValidator is a validator for the "action" field. It is called by the builders before save.
+	auditevent.ActionValidator = func() func(string) error {
+		validators := auditeventDescAction.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(action string) error {
+			for _, fn := range fns {
+				if err := fn(action); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditeventDescActorType is the schema descriptor for actor_type field.
+	auditeventDescActorType := auditeventFields[1].Descriptor()
+	// auditevent.ActorTypeValidator is a validator for the "actor_type" field. It is called by the builders before save.
+	auditevent.ActorTypeValidator = func() func(string) error {
+		validators := auditeventDescActorType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(actor_type string) error {
+			for _, fn := range fns {
+				if err := fn(actor_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditeventDescActorID is the schema descriptor for actor_id field.
+	auditeventDescActorID := auditeventFields[2].Descriptor()
+	// auditevent.ActorIDValidator is a validator for the "actor_id" field. It is called by the builders before save.
+	auditevent.ActorIDValidator = func() func(string) error {
+		validators := auditeventDescActorID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(actor_id string) error {
+			for _, fn := range fns {
+				if err := fn(actor_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditeventDescTargetType is the schema descriptor for target_type field.
+	auditeventDescTargetType := auditeventFields[3].Descriptor()
+	// auditevent.TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
+	auditevent.TargetTypeValidator = func() func(string) error {
+		validators := auditeventDescTargetType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(target_type string) error {
+			for _, fn := range fns {
+				if err := fn(target_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditeventDescTargetID is the schema descriptor for target_id field.
+	auditeventDescTargetID := auditeventFields[4].Descriptor()
+	// auditevent.TargetIDValidator is a validator for the "target_id" field. It is called by the builders before save.
+	auditevent.TargetIDValidator = func() func(string) error {
+		validators := auditeventDescTargetID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(target_id string) error {
+			for _, fn := range fns {
+				if err := fn(target_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// auditeventDescTargetLabel is the schema descriptor for target_label field.
+	auditeventDescTargetLabel := auditeventFields[5].Descriptor()
+	// auditevent.TargetLabelValidator is a validator for the "target_label" field. It is called by the builders before save.
+	auditevent.TargetLabelValidator = auditeventDescTargetLabel.Validators[0].(func(string) error)
+	// auditeventDescID is the schema descriptor for id field.
+	auditeventDescID := auditeventMixinFields0[0].Descriptor()
+	// auditevent.DefaultID holds the default value on creation for the id field.
+	auditevent.DefaultID = auditeventDescID.Default.(func() string)
+	// auditevent.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	auditevent.IDValidator = func() func(string) error {
+		validators := auditeventDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -45,6 +45,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AuditEvent() AuditEventResolver
 	ChangeRequest() ChangeRequestResolver
 	ChangeRequestContributor() ChangeRequestContributorResolver
 	ChangeRequestRequestedReviewer() ChangeRequestRequestedReviewerResolver
@@ -114,6 +115,43 @@ type ComplexityRoot struct {
 	ApiInfo struct {
 		Build   func(childComplexity int) int
 		Version func(childComplexity int) int
+	}
+
+	AuditEvent struct {
+		Action     func(childComplexity int) int
+		Actor      func(childComplexity int) int
+		ID         func(childComplexity int) int
+		OccurredAt func(childComplexity int) int
+		Payload    func(childComplexity int) int
+		Source     func(childComplexity int) int
+		Target     func(childComplexity int) int
+	}
+
+	AuditEventAction struct {
+		ID    func(childComplexity int) int
+		Label func(childComplexity int) int
+	}
+
+	AuditEventActor struct {
+		ID   func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
+	AuditEventConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AuditEventEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	AuditEventTarget struct {
+		ID    func(childComplexity int) int
+		Label func(childComplexity int) int
+		Type  func(childComplexity int) int
 	}
 
 	ChangeRequest struct {
@@ -833,6 +871,8 @@ type ComplexityRoot struct {
 
 	Organization struct {
 		Ai                  func(childComplexity int) int
+		AuditEvent          func(childComplexity int, id string) int
+		AuditEvents         func(childComplexity int, first *int, after *string, actor *string, action *string, target *string, from *time.Time, to *time.Time) int
 		Collections         func(childComplexity int, first *int, after *string, nested *bool) int
 		CommunityType       func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
@@ -945,6 +985,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIInfo                     func(childComplexity int) int
 		APITokens                   func(childComplexity int, first *int, after *string) int
+		AuditEventActions           func(childComplexity int) int
 		ChangeRequest               func(childComplexity int, spaceID string, id string) int
 		Collection                  func(childComplexity int, id string) int
 		ContentByURL                func(childComplexity int, url string) int
@@ -1604,6 +1645,14 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AuditEventResolver interface {
+	OccurredAt(ctx context.Context, obj *ent.AuditEvent) (*time.Time, error)
+
+	Actor(ctx context.Context, obj *ent.AuditEvent) (*model.AuditEventActor, error)
+	Source(ctx context.Context, obj *ent.AuditEvent) (string, error)
+	Target(ctx context.Context, obj *ent.AuditEvent) (*model.AuditEventTarget, error)
+	Payload(ctx context.Context, obj *ent.AuditEvent) (any, error)
+}
 type ChangeRequestResolver interface {
 	Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error)
 	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
@@ -1863,6 +1912,8 @@ type OrganizationResolver interface {
 	CustomField(ctx context.Context, obj *ent.Organization, name string) (*ent.CustomField, error)
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error)
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.SpaceConnection, error)
+	AuditEvents(ctx context.Context, obj *ent.Organization, first *int, after *string, actor *string, action *string, target *string, from *time.Time, to *time.Time) (*model.AuditEventConnection, error)
+	AuditEvent(ctx context.Context, obj *ent.Organization, id string) (*ent.AuditEvent, error)
 	OidcProviders(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OIDCProviderConnection, error)
 	OidcProvider(ctx context.Context, obj *ent.Organization, id string) (*ent.OIDCProvider, error)
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OpenAPISpecConnection, error)
@@ -1895,6 +1946,7 @@ type QueryResolver interface {
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*ent.Organization, error)
 	APIInfo(ctx context.Context) (*model.APIInfo, error)
+	AuditEventActions(ctx context.Context) ([]*model.AuditEventAction, error)
 	ChangeRequest(ctx context.Context, spaceID string, id string) (*ent.ChangeRequest, error)
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
@@ -2121,6 +2173,126 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiInfo.Version(childComplexity), true
+
+	case "AuditEvent.action":
+		if e.ComplexityRoot.AuditEvent.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Action(childComplexity), true
+	case "AuditEvent.actor":
+		if e.ComplexityRoot.AuditEvent.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Actor(childComplexity), true
+	case "AuditEvent.id":
+		if e.ComplexityRoot.AuditEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.ID(childComplexity), true
+	case "AuditEvent.occurredAt":
+		if e.ComplexityRoot.AuditEvent.OccurredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.OccurredAt(childComplexity), true
+	case "AuditEvent.payload":
+		if e.ComplexityRoot.AuditEvent.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Payload(childComplexity), true
+	case "AuditEvent.source":
+		if e.ComplexityRoot.AuditEvent.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Source(childComplexity), true
+	case "AuditEvent.target":
+		if e.ComplexityRoot.AuditEvent.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Target(childComplexity), true
+
+	case "AuditEventAction.id":
+		if e.ComplexityRoot.AuditEventAction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventAction.ID(childComplexity), true
+	case "AuditEventAction.label":
+		if e.ComplexityRoot.AuditEventAction.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventAction.Label(childComplexity), true
+
+	case "AuditEventActor.id":
+		if e.ComplexityRoot.AuditEventActor.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventActor.ID(childComplexity), true
+	case "AuditEventActor.type":
+		if e.ComplexityRoot.AuditEventActor.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventActor.Type(childComplexity), true
+
+	case "AuditEventConnection.edges":
+		if e.ComplexityRoot.AuditEventConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventConnection.Edges(childComplexity), true
+	case "AuditEventConnection.pageInfo":
+		if e.ComplexityRoot.AuditEventConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventConnection.PageInfo(childComplexity), true
+	case "AuditEventConnection.totalCount":
+		if e.ComplexityRoot.AuditEventConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventConnection.TotalCount(childComplexity), true
+
+	case "AuditEventEdge.cursor":
+		if e.ComplexityRoot.AuditEventEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventEdge.Cursor(childComplexity), true
+	case "AuditEventEdge.node":
+		if e.ComplexityRoot.AuditEventEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventEdge.Node(childComplexity), true
+
+	case "AuditEventTarget.id":
+		if e.ComplexityRoot.AuditEventTarget.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventTarget.ID(childComplexity), true
+	case "AuditEventTarget.label":
+		if e.ComplexityRoot.AuditEventTarget.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventTarget.Label(childComplexity), true
+	case "AuditEventTarget.type":
+		if e.ComplexityRoot.AuditEventTarget.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventTarget.Type(childComplexity), true
 
 	case "ChangeRequest.comment":
 		if e.ComplexityRoot.ChangeRequest.Comment == nil {
@@ -5676,6 +5848,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Ai(childComplexity), true
+	case "Organization.auditEvent":
+		if e.ComplexityRoot.Organization.AuditEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_auditEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.AuditEvent(childComplexity, args["id"].(string)), true
+	case "Organization.auditEvents":
+		if e.ComplexityRoot.Organization.AuditEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_auditEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["actor"].(*string), args["action"].(*string), args["target"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
 			break
@@ -6286,6 +6480,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APITokens(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.auditEventActions":
+		if e.ComplexityRoot.Query.AuditEventActions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AuditEventActions(childComplexity), true
 	case "Query.changeRequest":
 		if e.ComplexityRoot.Query.ChangeRequest == nil {
 			break
@@ -9416,6 +9616,66 @@ input UpdateOrganizationInput {
 type PingResult {
   "A signed JWT (HS256) with the viewer's claims in this organization, to attach to the user."
   serviceVisitorClaims: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/audit.graphqls", Input: `# ---------------------------------------------------------------- Audit log
+# The administrative actions of an organization, recorded in the transaction of each action
+# (internal/audit), in the shape of the reference client's AuditEvent. Admins only.
+
+extend type Organization {
+  "The organization's audit log, newest first; each filter given must match exactly, from and to bound the time (both included). FORBIDDEN below admin."
+  auditEvents(first: Int, after: String, actor: ID, action: String, target: ID, from: Time, to: Time): AuditEventConnection!
+  "One event of the organization's audit log (admins)."
+  auditEvent(id: ID!): AuditEvent
+}
+
+extend type Query {
+  "The actions the audit log records, with their labels."
+  auditEventActions: [AuditEventAction!]!
+}
+
+type AuditEvent {
+  "A UUID."
+  id: ID!
+  occurredAt: Time!
+  "The stable action name (auditEventActions lists them)."
+  action: String!
+  actor: AuditEventActor!
+  "Where the action came from: api (Bindery's REST and GraphQL APIs alike)."
+  source: String!
+  target: AuditEventTarget!
+  "What the action says of the change (never a secret)."
+  payload: JSON!
+}
+
+type AuditEventActor {
+  "user or system."
+  type: String!
+  id: ID!
+}
+
+type AuditEventTarget {
+  "The kind of object: member, team, space, collection, site, share-link, webhook, api-token, …"
+  type: String!
+  id: ID!
+  "The object's name when the action was recorded, if it has one."
+  label: String
+}
+
+type AuditEventAction {
+  id: String!
+  label: String!
+}
+
+type AuditEventConnection {
+  edges: [AuditEventEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type AuditEventEdge {
+  cursor: String!
+  node: AuditEvent!
 }
 `, BuiltIn: false},
 	{Name: "../schema/changerequests.graphqls", Input: `# Change requests and revisions.
@@ -12718,6 +12978,80 @@ func (ec *executionContext) childFields_ApiInfo(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type ApiInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AuditEvent_id(ctx, field)
+	case "occurredAt":
+		return ec.fieldContext_AuditEvent_occurredAt(ctx, field)
+	case "action":
+		return ec.fieldContext_AuditEvent_action(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEvent_actor(ctx, field)
+	case "source":
+		return ec.fieldContext_AuditEvent_source(ctx, field)
+	case "target":
+		return ec.fieldContext_AuditEvent_target(ctx, field)
+	case "payload":
+		return ec.fieldContext_AuditEvent_payload(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventAction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AuditEventAction_id(ctx, field)
+	case "label":
+		return ec.fieldContext_AuditEventAction_label(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventAction", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AuditEventActor_type(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditEventActor_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventActor", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AuditEventConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AuditEventConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_AuditEventConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AuditEventEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AuditEventEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AuditEventTarget_type(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditEventTarget_id(ctx, field)
+	case "label":
+		return ec.fieldContext_AuditEventTarget_label(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventTarget", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13974,6 +14308,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_collections(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "auditEvents":
+		return ec.fieldContext_Organization_auditEvents(ctx, field)
+	case "auditEvent":
+		return ec.fieldContext_Organization_auditEvent(ctx, field)
 	case "oidcProviders":
 		return ec.fieldContext_Organization_oidcProviders(ctx, field)
 	case "oidcProvider":
@@ -18850,6 +19188,82 @@ func (ec *executionContext) field_OpenAPISpec_versions_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_auditEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_auditEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "actor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["actor"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg6
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20755,6 +21169,488 @@ func (ec *executionContext) _ApiInfo_build(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_ApiInfo_build(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApiInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditEvent_occurredAt(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_occurredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditEvent().OccurredAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_occurredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, true, true, "Time")
+}
+
+func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEvent_actor(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditEvent().Actor(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEventActor) graphql.Marshaler {
+			return ec.marshalNAuditEventActor2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventActor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEvent_source(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditEvent().Source(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, true, true, "String")
+}
+
+func (ec *executionContext) _AuditEvent_target(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditEvent().Target(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEventTarget) graphql.Marshaler {
+			return ec.marshalNAuditEventTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEvent_payload(ctx context.Context, field graphql.CollectedField, obj *ent.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditEvent().Payload(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, true, true, "JSON")
+}
+
+func (ec *executionContext) _AuditEventAction_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventAction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventAction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEventAction_label(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventAction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventAction_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventAction_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventAction", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEventActor_type(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventActor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventActor_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventActor_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventActor", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEventActor_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventActor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventActor_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventActor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventActor", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditEventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AuditEventEdge) graphql.Marshaler {
+			return ec.marshalNAuditEventEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEventConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEventConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AuditEventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEventEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AuditEvent) graphql.Marshaler {
+			return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAuditEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEventEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEventTarget_type(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventTarget_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventTarget_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEventTarget_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventTarget_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventTarget", field, false, false, "ID")
+}
+
+func (ec *executionContext) _AuditEventTarget_label(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventTarget_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventTarget_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventTarget", field, false, false, "String")
 }
 
 func (ec *executionContext) _ChangeRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
@@ -36080,6 +36976,94 @@ func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_auditEvents(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_auditEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().AuditEvents(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["actor"].(*string), fc.Args["action"].(*string), fc.Args["target"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEventConnection) graphql.Marshaler {
+			return ec.marshalNAuditEventConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_auditEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_auditEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_auditEvent(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_auditEvent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().AuditEvent(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AuditEvent) graphql.Marshaler {
+			return ec.marshalOAuditEvent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAuditEvent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_auditEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_auditEvent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_oidcProviders(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37908,6 +38892,38 @@ func (ec *executionContext) fieldContext_Query_apiInfo(_ context.Context, field 
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ApiInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditEventActions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditEventActions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AuditEventActions(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AuditEventAction) graphql.Marshaler {
+			return ec.marshalNAuditEventAction2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventActionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditEventActions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventAction(ctx, field)
 		},
 	}
 	return fc, nil
@@ -54724,6 +55740,274 @@ func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var auditEventImplementors = []string{"AuditEvent"}
+
+func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *ent.AuditEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEvent")
+		case "id":
+			out.Values[i] = ec._AuditEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "occurredAt":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AuditEvent_occurredAt(ctx, field, obj)
+				})
+		case "action":
+			out.Values[i] = ec._AuditEvent_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "actor":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AuditEvent_actor(ctx, field, obj)
+				})
+		case "source":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AuditEvent_source(ctx, field, obj)
+				})
+		case "target":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AuditEvent_target(ctx, field, obj)
+				})
+		case "payload":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AuditEvent_payload(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditEventActionImplementors = []string{"AuditEventAction"}
+
+func (ec *executionContext) _AuditEventAction(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventAction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventActionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventAction")
+		case "id":
+			out.Values[i] = ec._AuditEventAction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._AuditEventAction_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditEventActorImplementors = []string{"AuditEventActor"}
+
+func (ec *executionContext) _AuditEventActor(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventActor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventActorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventActor")
+		case "type":
+			out.Values[i] = ec._AuditEventActor_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._AuditEventActor_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditEventConnectionImplementors = []string{"AuditEventConnection"}
+
+func (ec *executionContext) _AuditEventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventConnection")
+		case "edges":
+			out.Values[i] = ec._AuditEventConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AuditEventConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._AuditEventConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditEventEdgeImplementors = []string{"AuditEventEdge"}
+
+func (ec *executionContext) _AuditEventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventEdge")
+		case "cursor":
+			out.Values[i] = ec._AuditEventEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AuditEventEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditEventTargetImplementors = []string{"AuditEventTarget"}
+
+func (ec *executionContext) _AuditEventTarget(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventTarget")
+		case "type":
+			out.Values[i] = ec._AuditEventTarget_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._AuditEventTarget_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._AuditEventTarget_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var changeRequestImplementors = []string{"ChangeRequest", "Node"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
@@ -59821,6 +61105,18 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_spaces(ctx, field, obj)
 				})
+		case "auditEvents":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_auditEvents(ctx, field, obj)
+				})
+		case "auditEvent":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_auditEvent(ctx, field, obj)
+				})
 		case "oidcProviders":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -60447,6 +61743,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_apiInfo(ctx, field)
+				})
+		case "auditEventActions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_auditEventActions(ctx, field)
 				})
 		case "changeRequest":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -65240,6 +66542,86 @@ func (ec *executionContext) marshalNApiInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinder
 	return ec._ApiInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEvent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEvent!")
+		return graphql.Null
+	}
+	return ec._AuditEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEventAction2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventActionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AuditEventAction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditEventAction2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventAction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAuditEventAction2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventAction(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventAction) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEventAction!")
+		return graphql.Null
+	}
+	return ec._AuditEventAction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEventActor2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventActor(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventActor) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEventActor!")
+		return graphql.Null
+	}
+	return ec._AuditEventActor(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEventConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEventConnection!")
+		return graphql.Null
+	}
+	return ec._AuditEventConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEventEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AuditEventEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditEventEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAuditEventEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventEdge(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEventEdge!")
+		return graphql.Null
+	}
+	return ec._AuditEventEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEventTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAuditEventTarget(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventTarget) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEventTarget!")
+		return graphql.Null
+	}
+	return ec._AuditEventTarget(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -68048,6 +69430,24 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Time!")
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalTime(*v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TranslationSettings!")
@@ -68465,6 +69865,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOAuditEvent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v *ent.AuditEvent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AuditEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {

@@ -50,6 +50,36 @@ type APIInfo struct {
 	Build string `json:"build"`
 }
 
+type AuditEventAction struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+type AuditEventActor struct {
+	// user or system.
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+type AuditEventConnection struct {
+	Edges      []*AuditEventEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type AuditEventEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *ent.AuditEvent `json:"node"`
+}
+
+type AuditEventTarget struct {
+	// The kind of object: member, team, space, collection, site, share-link, webhook, api-token, …
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	// The object's name when the action was recorded, if it has one.
+	Label *string `json:"label,omitempty"`
+}
+
 type ChangeRequestConnection struct {
 	Edges      []*ChangeRequestEdge `json:"edges"`
 	PageInfo   *PageInfo            `json:"pageInfo"`

@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/txn"
 )
@@ -54,8 +55,30 @@ func (svc *Service) Grant(ctx context.Context, t Target, role viewer.Role, users
 		for _, tm := range teams {
 			creates = append(creates, newGrant().SetTeamID(tm))
 		}
-		return tx.PermissionGrant.CreateBulk(creates...).Exec(ctx)
+		if err := tx.PermissionGrant.CreateBulk(creates...).Exec(ctx); err != nil {
+			return err
+		}
+		return recordGrant(ctx, tx, t, audit.GrantCreated, map[string]any{"role": role, "users": users, "teams": teams})
 	})
+}
+
+// recordGrant records a change of the grants on the target in the audit log, in the transaction
+// tx that makes it.
+func recordGrant(ctx context.Context, tx *ent.Tx, t Target, action string, payload map[string]any) error {
+	return audit.Record(ctx, tx.Client(), audit.Entry{Organization: t.OrgID, Action: action,
+		TargetType: t.Kind(), TargetID: t.ID(), Payload: payload})
+}
+
+// grantPayload names the subject of a grant and its role, for the audit log.
+func grantPayload(g *ent.PermissionGrant) map[string]any {
+	p := map[string]any{"role": g.Role}
+	if g.UserID != nil {
+		p["users"] = []string{*g.UserID}
+	}
+	if g.TeamID != nil {
+		p["teams"] = []string{*g.TeamID}
+	}
+	return p
 }
 
 // checkRole refuses a role that is none of the roles. Returns INVALID.
@@ -149,7 +172,16 @@ func (svc *Service) UpdateGrant(ctx context.Context, t Target, s Subject, role v
 	if err != nil {
 		return nil, err
 	}
-	return svc.Client.PermissionGrant.UpdateOne(g).SetRole(role).Save(ctx)
+	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		payload := grantPayload(g)
+		payload["from"] = g.Role
+		if g, err = tx.PermissionGrant.UpdateOne(g).SetRole(role).Save(ctx); err != nil {
+			return err
+		}
+		payload["role"] = role
+		return recordGrant(ctx, tx, t, audit.GrantUpdated, payload)
+	})
+	return g, err
 }
 
 // Revoke removes the grant of a subject on the target. Returns INVALID for a bad subject,
@@ -159,5 +191,10 @@ func (svc *Service) Revoke(ctx context.Context, t Target, s Subject) error {
 	if err != nil {
 		return err
 	}
-	return svc.Client.PermissionGrant.DeleteOne(g).Exec(ctx)
+	return txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		if err := tx.PermissionGrant.DeleteOne(g).Exec(ctx); err != nil {
+			return err
+		}
+		return recordGrant(ctx, tx, t, audit.GrantRemoved, grantPayload(g))
+	})
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/readcache"
@@ -70,7 +71,32 @@ func IssueToken(ctx context.Context, c *ent.Client, userID, label string) (*ent.
 	if err != nil {
 		return nil, "", err
 	}
-	return createToken(System(ctx), c.APIToken, userID, label)
+	var t *ent.APIToken
+	var token string
+	err = txn.Run(ctx, c, func(tx *ent.Tx) error {
+		if t, token, err = createToken(System(ctx), tx.APIToken, userID, label); err != nil {
+			return err
+		}
+		return recordToken(ctx, tx, audit.APITokenCreated, t)
+	})
+	return t, token, err
+}
+
+// recordToken records a user's token created or revoked in the audit log of each organization the
+// user is a member of (a token acts in all of them), in the transaction tx that makes the change.
+func recordToken(ctx context.Context, tx *ent.Tx, action string, t *ent.APIToken) error {
+	orgs, err := tx.Member.Query().Where(member.UserID(t.UserID)).Select(member.FieldOrganizationID).Strings(System(ctx))
+	if err != nil {
+		return err
+	}
+	for _, orgID := range orgs {
+		err := audit.Record(ctx, tx.Client(), audit.Entry{Organization: orgID, Action: action, TargetType: "api-token",
+			TargetID: t.ID, TargetLabel: t.Label, Payload: map[string]any{"user": t.UserID}})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func createToken(sys context.Context, tokens *ent.APITokenClient, userID, label string) (*ent.APIToken, string, error) {
@@ -94,11 +120,19 @@ func RevokeToken(ctx context.Context, c *ent.Client, token string) error {
 // RevokeUserToken deletes a user's token by its id. Returns NOT_FOUND when the user has no
 // token with the id.
 func RevokeUserToken(ctx context.Context, c *ent.Client, userID, tokenID string) error {
-	n, err := c.APIToken.Delete().Where(apitoken.ID(tokenID), apitoken.UserID(userID)).Exec(System(ctx))
-	if err == nil && n == 0 {
-		return apperr.NotFoundf("you have no API token with the id %q", check.Truncate(tokenID, 80))
-	}
-	return err
+	return txn.Run(ctx, c, func(tx *ent.Tx) error {
+		t, err := tx.APIToken.Query().Where(apitoken.ID(tokenID), apitoken.UserID(userID)).Only(System(ctx))
+		if ent.IsNotFound(err) {
+			return apperr.NotFoundf("you have no API token with the id %q", check.Truncate(tokenID, 80))
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.APIToken.DeleteOne(t).Exec(System(ctx)); err != nil {
+			return err
+		}
+		return recordToken(ctx, tx, audit.APITokenRevoked, t)
+	})
 }
 
 // RevokeUserTokens deletes every token of a user and returns how many there were.

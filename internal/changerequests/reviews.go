@@ -97,7 +97,8 @@ type ReviewInput struct {
 // FORBIDDEN below review, and FORBIDDEN for the author approving their own change request);
 // INVALID for an unknown status or a merged or archived change request. The viewer's earlier
 // reviews of it become outdated, and the requests of their review (theirs, and their teams')
-// are answered and removed; the comment, when given, is posted in the change request first.
+// are answered and removed; the comment, when given, is posted in the change request in the
+// review's transaction.
 func (svc *Service) SubmitReview(ctx context.Context, spaceID, ref string, in ReviewInput) (*ent.ChangeRequestReview, error) {
 	s, cr, err := svc.Target(ctx, spaceID, ref, viewer.RoleReview, "review change requests")
 	if err != nil {
@@ -113,19 +114,18 @@ func (svc *Service) SubmitReview(ctx context.Context, spaceID, ref string, in Re
 	if in.Status == changerequestreview.StatusApproved && cr.CreatedBy == uid {
 		return nil, apperr.Forbiddenf("status: the author of change request #%d cannot approve it", cr.Number)
 	}
-	var commentID *string
-	if in.Comment != nil {
-		c, err := svc.PostComment(ctx, s.ID, cr.ID, *in.Comment)
-		if err != nil {
-			return nil, err
-		}
-		commentID = &c.ID
-	}
 	var id string
-	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) (err error) {
-		id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, commentID)
-		return err
-	})
+	if in.Comment != nil {
+		err = svc.PostComment(ctx, s.ID, cr.ID, *in.Comment, func(tx *ent.Tx, commentID string) (err error) {
+			id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, &commentID)
+			return err
+		})
+	} else {
+		err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) (err error) {
+			id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, nil)
+			return err
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +247,7 @@ func (svc *Service) RequestReviewers(ctx context.Context, spaceID, ref string, i
 	if in.Subject, err = checkNewSubject(in.Subject); err != nil {
 		return nil, err
 	}
-	if err := svc.checkReviewers(ctx, s.OrganizationID, in.Users, in.Teams); err != nil {
+	if err := svc.checkReviewers(ctx, s, in.Users, in.Teams); err != nil {
 		return nil, err
 	}
 	var ids []string
@@ -275,9 +275,11 @@ func checkRequest(cr *ent.ChangeRequest, in ReviewRequest) error {
 	return reviewable(cr)
 }
 
-// checkReviewers checks that the users are members of the organization and the teams its teams.
-// Returns NOT_FOUND naming the first that is not.
-func (svc *Service) checkReviewers(ctx context.Context, orgID string, users, teams []string) error {
+// checkReviewers checks that the users are members of the space's organization who hold the
+// review role on it, and the teams its teams. Returns NOT_FOUND naming the first who is not a
+// member or team, INVALID naming the first user without the review role.
+func (svc *Service) checkReviewers(ctx context.Context, s *ent.Space, users, teams []string) error {
+	orgID := s.OrganizationID
 	sys := privacy.DecisionContext(ctx, privacy.Allow) // whether someone belongs, not what they show
 	found, err := svc.Client.Member.Query().Where(member.OrganizationID(orgID), member.UserIDIn(users...), member.Disabled(false)).
 		Select(member.FieldUserID).Strings(sys)
@@ -293,6 +295,26 @@ func (svc *Service) checkReviewers(ctx context.Context, orgID string, users, tea
 	}
 	if missing := absent(teams, found); missing != "" {
 		return apperr.NotFoundf("teams: team %s not found in the space's organization", missing)
+	}
+	return svc.checkReviewRole(ctx, s, users)
+}
+
+// checkReviewRole refuses a user who could not review the space: their role on it, computed as
+// theirs is, is below review. Returns INVALID naming the first.
+func (svc *Service) checkReviewRole(ctx context.Context, s *ent.Space, users []string) error {
+	for _, u := range users {
+		subject, err := rule.MemberSubject(ctx, svc.Client, s.OrganizationID, u)
+		if err != nil {
+			return err
+		}
+		role, err := rule.RoleOn(viewer.NewContext(ctx, subject), s.OrganizationID, s.ID, true)
+		if err != nil {
+			return err
+		}
+		if !role.AtLeast(viewer.RoleReview) {
+			return apperr.Invalidf("users: user %s cannot review change requests of this space (their role on it is %s, below %s)",
+				u, cmp.Or(string(role), "none"), viewer.RoleReview)
+		}
 	}
 	return nil
 }

@@ -197,6 +197,13 @@ type PostInput struct {
 // FORBIDDEN below comment); INVALID for an empty or too long body, a page the content does not
 // have, or a node without a page.
 func (svc *Service) Post(ctx context.Context, spaceID string, crRef *string, in PostInput) (*ent.Comment, error) {
+	return svc.PostThen(ctx, spaceID, crRef, in, nil)
+}
+
+// PostThen posts a comment as Post does, and runs then (when not nil) in the transaction that
+// posts it, with its id: a write the comment is part of (a review), all or nothing with it.
+func (svc *Service) PostThen(ctx context.Context, spaceID string, crRef *string, in PostInput,
+	then func(tx *ent.Tx, commentID string) error) (*ent.Comment, error) {
 	sc, err := svc.commenterScope(ctx, spaceID, crRef)
 	if err != nil {
 		return nil, err
@@ -220,7 +227,10 @@ func (svc *Service) Post(ctx context.Context, spaceID string, crRef *string, in 
 		if err := countOpen(ctx, tx, c, 1); err != nil {
 			return err
 		}
-		return recordComment(ctx, tx, events.CommentCreated, c, c.ID)
+		if err := recordComment(ctx, tx, events.CommentCreated, c, c.ID); err != nil || then == nil {
+			return err
+		}
+		return then(tx, c.ID)
 	})
 	if err != nil {
 		return nil, err

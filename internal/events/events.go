@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -93,6 +94,9 @@ type Event struct {
 	ObjectID     string
 	Space, Site  string
 	Details      map[string]any
+	// Label is the object's name as it is now (an email, a title), for the audit log when the
+	// event is an administrative action (internal/audit); optional.
+	Label string
 }
 
 // Record records e, made by the viewer of ctx (no actor for the system), through client: the
@@ -129,10 +133,39 @@ func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (
 	if v := viewer.FromContext(ctx); v != nil {
 		actor = v.UserID
 	}
-	return client.Event.Create().SetType(e.Type).SetOrganizationID(e.Organization).
+	saved, err := client.Event.Create().SetType(e.Type).SetOrganizationID(e.Organization).
 		SetObjectKind(e.ObjectKind).SetObjectID(e.ObjectID).SetSpaceID(e.Space).SetSiteID(e.Site).
 		SetActorID(actor).SetDetails(e.Details).SetDispatched(dispatched).
 		Save(privacy.DecisionContext(ctx, privacy.Allow))
+	if err != nil {
+		return nil, err
+	}
+	if action, ok := auditAction(e); ok {
+		err = audit.Record(ctx, client, audit.Entry{Organization: e.Organization, Action: action,
+			TargetType: e.ObjectKind, TargetID: e.ObjectID, TargetLabel: e.Label, Payload: e.Details})
+	}
+	return saved, err
+}
+
+// audited are the event types that are administrative actions, and their audit action.
+var audited = map[string]string{
+	MemberAdded: audit.MemberAdded, MemberRoleChanged: audit.MemberRoleChanged, MemberRemoved: audit.MemberRemoved,
+	TeamCreated: audit.TeamCreated, TeamUpdated: audit.TeamUpdated, TeamDeleted: audit.TeamDeleted,
+	TeamMembersChanged: audit.TeamMembersChanged,
+	SitePublished:      audit.SitePublished, SiteUnpublished: audit.SiteUnpublished,
+	SSOConfigurationChanged:         audit.SSOConfigurationChanged,
+	ChangeRequestMergeRulesBypassed: audit.MergeRulesBypassed,
+}
+
+// auditAction is the audit action an event also records, if it is one: its type's, or, for an
+// update of a space or a site, a settings change when it changed a governed field.
+func auditAction(e Event) (string, bool) {
+	if a, ok := audited[e.Type]; ok {
+		return a, true
+	}
+	updated := map[string]string{SpaceUpdated: audit.SpaceSettingsChanged, SiteUpdated: audit.SiteSettingsChanged}[e.Type]
+	fields, _ := e.Details["fields"].([]string)
+	return updated, updated != "" && audit.Governs(fields)
 }
 
 // FieldsChanged names the fields an update set (a mutation's Fields), without the time of the

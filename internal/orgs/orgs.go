@@ -15,6 +15,7 @@ package orgs
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -27,7 +28,9 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sqlplan"
@@ -144,21 +147,32 @@ func (svc *Service) Update(ctx context.Context, id string, in Changes) (*ent.Org
 	if err := svc.checkDefaultContent(ctx, id, in.DefaultContentSite.Value); err != nil {
 		return nil, err
 	}
-	upd := svc.Client.Organization.UpdateOneID(id)
-	if err := applyChanges(upd, in); err != nil {
-		return nil, err
-	}
+	var rules json.RawMessage
 	if in.MergeRules != nil {
 		if in.MergeRules.Type == mergerules.TypeInherit {
 			return nil, apperr.Invalidf("mergeRules.type: an organization's merge rules are none or rules (it has nothing to inherit from)")
 		}
-		rules, err := CheckMergeRules(ctx, svc.Client, id, *in.MergeRules)
-		if err != nil {
+		var err error
+		if rules, err = CheckMergeRules(ctx, svc.Client, id, *in.MergeRules); err != nil {
 			return nil, err
 		}
-		upd.SetMergeRules(rules)
 	}
-	o, err := upd.Save(ctx)
+	var o *ent.Organization
+	err := txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		upd := tx.Organization.UpdateOneID(id)
+		if err := applyChanges(upd, in); err != nil {
+			return err
+		}
+		if rules != nil {
+			upd.SetMergeRules(rules)
+		}
+		var err error
+		if o, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		return audit.RecordSettings(ctx, tx.Client(), id, audit.OrganizationSettingsChanged, "organization", id,
+			events.FieldsChanged(upd.Mutation()))
+	})
 	if ent.IsConstraintError(err) {
 		hostname := ""
 		if in.Hostname.Value != nil {

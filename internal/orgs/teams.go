@@ -94,7 +94,7 @@ func (svc *Service) CreateTeam(ctx context.Context, orgID, title string, members
 
 // teamEvent is an event about a team.
 func teamEvent(typ string, t *ent.Team, details map[string]any) events.Event {
-	return events.Event{Type: typ, Organization: t.OrganizationID, ObjectKind: "team", ObjectID: t.ID, Details: details}
+	return events.Event{Type: typ, Organization: t.OrganizationID, ObjectKind: "team", ObjectID: t.ID, Details: details, Label: t.Title}
 }
 
 // addTeamMembers adds the users to the team, leaving those already in it as they are.

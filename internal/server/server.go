@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/events"
@@ -56,6 +57,9 @@ type Options struct {
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
 	Jobs           jobs.Options  // the background job runner
 	WebhookTimeout time.Duration // a webhook delivery attempt's deadline; 0: 10 s (tests shorten it)
+	// AuditRetention is how long the audit log keeps an action (the hourly purge removes older
+	// ones); 0 or less keeps them all. Defaults sets audit.DefaultRetention.
+	AuditRetention time.Duration
 	// Observer counts, times and logs requests, GraphQL operations, jobs and the store's pools;
 	// nil observes nothing (the benchmarks' baseline). ServeMetrics serves its metrics at
 	// /metrics of the handler (else `serve` puts them on their own listener).
@@ -79,7 +83,7 @@ type Options struct {
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
 	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, MaxUploadBody: 32 << 20, RequestTimeout: 30 * time.Second,
-		ImportLimits: crawl.DefaultLimits, RateLimits: ratelimit.DefaultLimits}
+		ImportLimits: crawl.DefaultLimits, RateLimits: ratelimit.DefaultLimits, AuditRetention: audit.DefaultRetention}
 }
 
 // New returns the server's HTTP handler over an open store, and the runner of its background jobs
@@ -99,7 +103,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r.HandleGitSyncJobs(runner)
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
-	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
+	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock), o.AuditRetention))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them
 		runner.Handle(ratelimit.SweepJob, st.RateCounters.SweepHandler(o.RateLimits.Window, orNow(o.Clock)))

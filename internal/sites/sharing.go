@@ -3,6 +3,7 @@ package sites
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -11,7 +12,9 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/id"
 )
 
@@ -52,12 +55,29 @@ func (svc *Service) CreateShareLink(ctx context.Context, orgID, siteID, name str
 		return nil, err
 	}
 	key := id.Random(shareKeyLength)
-	l, err := svc.Client.SiteShareLink.Create().SetOrganizationID(s.OrganizationID).SetSiteID(s.ID).
-		SetName(name).SetKeyHash(accounts.HashSecret(key)).Save(ctx)
+	var l *ent.SiteShareLink
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		l, err = tx.SiteShareLink.Create().SetOrganizationID(s.OrganizationID).SetSiteID(s.ID).
+			SetName(name).SetKeyHash(accounts.HashSecret(key)).Save(ctx)
+		return shareLinkEntry(audit.ShareLinkCreated, s.OrganizationID, l, nil), err
+	})
 	if err != nil {
 		return nil, err
 	}
 	return &CreatedShareLink{Link: l, Key: key, Site: s}, nil
+}
+
+// shareLinkEntry is an audit entry about a share link of a site (its key never in it).
+func shareLinkEntry(action, orgID string, l *ent.SiteShareLink, fields []string) audit.Entry {
+	if l == nil {
+		return audit.Entry{}
+	}
+	payload := map[string]any{"site": l.SiteID, "active": l.Active}
+	if fields != nil {
+		payload["fields"] = fields
+	}
+	return audit.Entry{Organization: orgID, Action: action, TargetType: "share-link", TargetID: l.ID,
+		TargetLabel: l.Name, Payload: payload}
 }
 
 // manageableShareLink returns a share link of a site the viewer manages.
@@ -78,11 +98,16 @@ func (svc *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID s
 	if err != nil {
 		return nil, err
 	}
-	upd := svc.Client.SiteShareLink.UpdateOne(l).SetNillableActive(active)
-	if err := check.SetTrimmed("name", name, 0, shareLinkNameMax, upd.SetName); err != nil {
-		return nil, err
-	}
-	return upd.Save(ctx)
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		upd := tx.SiteShareLink.UpdateOne(l).SetNillableActive(active)
+		if err := check.SetTrimmed("name", name, 0, shareLinkNameMax, upd.SetName); err != nil {
+			return audit.Entry{}, err
+		}
+		fields := events.FieldsChanged(upd.Mutation())
+		l, err = upd.Save(ctx)
+		return shareLinkEntry(audit.ShareLinkUpdated, orgID, l, fields), err
+	})
+	return l, err
 }
 
 // DeleteShareLink deletes a share link: its key opens nothing any more. Reports false when the
@@ -92,9 +117,25 @@ func (svc *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID s
 	if err != nil {
 		return false, err
 	}
-	n, err := svc.Client.SiteShareLink.Delete().Where(sitesharelink.ID(linkID), sitesharelink.SiteID(s.ID)).Exec(ctx)
-	return n > 0, err
+	var l *ent.SiteShareLink
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		l, err = tx.SiteShareLink.Query().Where(sitesharelink.ID(linkID), sitesharelink.SiteID(s.ID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return audit.Entry{}, errNoShareLink
+		}
+		if err != nil {
+			return audit.Entry{}, err
+		}
+		return shareLinkEntry(audit.ShareLinkDeleted, s.OrganizationID, l, nil), tx.SiteShareLink.DeleteOne(l).Exec(ctx)
+	})
+	if errors.Is(err, errNoShareLink) {
+		return false, nil
+	}
+	return err == nil, err
 }
+
+// errNoShareLink ends the transaction of a deletion that finds no link to delete.
+var errNoShareLink = errors.New("no such share link")
 
 // ShareLink returns the active share link of the site whose key is key: what lets a visitor
 // holding the key in (the published site) and what resolves `shareKey` on the site's reads.

@@ -297,5 +297,5 @@ func (svc *Service) SetPublished(ctx context.Context, orgID, siteID string, publ
 
 // siteEvent is an event about a site.
 func siteEvent(typ string, s *ent.Site, details map[string]any) events.Event {
-	return events.Event{Type: typ, Organization: s.OrganizationID, ObjectKind: "site", ObjectID: s.ID, Site: s.ID, Details: details}
+	return events.Event{Type: typ, Organization: s.OrganizationID, ObjectKind: "site", ObjectID: s.ID, Site: s.ID, Details: details, Label: s.Title}
 }

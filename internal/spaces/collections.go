@@ -12,7 +12,9 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/internal/orgs"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -109,7 +111,11 @@ func (svc *Service) UpdateCollection(ctx context.Context, id string, in Collecti
 		if in.MergeRules != nil {
 			setMergeRules(rules, upd.SetMergeRules, upd.ClearMergeRules)
 		}
-		return upd.Exec(ctx)
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		return audit.RecordSettings(ctx, tx.Client(), c.OrganizationID, audit.CollectionSettingsChanged, "collection", c.ID,
+			events.FieldsChanged(upd.Mutation()))
 	})
 	if err != nil {
 		return nil, err

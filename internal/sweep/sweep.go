@@ -22,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/sites"
@@ -123,9 +124,11 @@ func Schedule(ctx context.Context, client *ent.Client, now time.Time) error {
 }
 
 // Handler is the purge job's handler: it sweeps at clock's time, then removes the events kept
-// past their retention (events.Purge), and makes the job due again an Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
-// whoever removes them, so a process that lost its lease and sweeps on does no harm.
-func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
+// past their retention (events.Purge) and the audit events older than auditRetention
+// (audit.Purge; 0 keeps them), and makes the job due again an Interval later. Sweeping needs no
+// Job.Hold: each batch removes rows that are gone for good whoever removes them, so a process
+// that lost its lease and sweeps on does no harm.
+func Handler(client *ent.Client, clock func() time.Time, auditRetention time.Duration) jobs.Handler {
 	return func(ctx context.Context, _ *jobs.Job) (time.Time, error) {
 		now := clock()
 		n, err := Sweep(ctx, client, now)
@@ -138,6 +141,13 @@ func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
 		n, err = events.Purge(ctx, client, now)
 		if n > 0 {
 			slog.InfoContext(ctx, "purged old events", "removed", n)
+		}
+		if err != nil {
+			return now.Add(Interval), err
+		}
+		n, err = audit.Purge(ctx, client, now, auditRetention)
+		if n > 0 {
+			slog.InfoContext(ctx, "purged old audit events", "removed", n)
 		}
 		return now.Add(Interval), err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/webhook"
 	"github.com/binderyhq/bindery/ent/webhookdelivery"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
@@ -87,17 +88,22 @@ func (svc *Service) Create(ctx context.Context, orgID string, in Settings) (*Wit
 	if in.URL == nil {
 		return nil, apperr.Invalidf("url: is required")
 	}
-	create := svc.Client.Webhook.Create().SetOrganizationID(orgID)
-	if err := svc.apply(ctx, orgID, in, create.Mutation()); err != nil {
-		return nil, err
-	}
 	webhookID := id.New()
 	key, shown := newSecret()
+	// Sealed before the transaction: the first seal may store the server's key (SQLite has one writer).
 	sealed, err := svc.seal(ctx, webhookID, key)
 	if err != nil {
 		return nil, err
 	}
-	w, err := create.SetID(webhookID).SetSealedSecret(sealed).Save(ctx)
+	var w *ent.Webhook
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		create := tx.Webhook.Create().SetOrganizationID(orgID)
+		if err := svc.apply(ctx, orgID, in, create.Mutation()); err != nil {
+			return audit.Entry{}, err
+		}
+		w, err = create.SetID(webhookID).SetSealedSecret(sealed).Save(ctx)
+		return webhookEntry(audit.WebhookCreated, orgID, webhookID, w, nil), err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -114,14 +120,32 @@ func (svc *Service) Update(ctx context.Context, orgID, webhookID string, in Sett
 	if err != nil {
 		return nil, err
 	}
-	update := svc.Client.Webhook.UpdateOne(w)
-	if err := svc.apply(ctx, orgID, in, update.Mutation()); err != nil {
-		return nil, err
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		update := tx.Webhook.UpdateOne(w)
+		if err := svc.apply(ctx, orgID, in, update.Mutation()); err != nil {
+			return audit.Entry{}, err
+		}
+		if in.Active != nil && *in.Active {
+			update.ClearDisabledReason().ClearFailingSince()
+		}
+		fields := events.FieldsChanged(update.Mutation())
+		w, err = update.Save(ctx)
+		return webhookEntry(audit.WebhookUpdated, orgID, webhookID, w, fields), err
+	})
+	return w, err
+}
+
+// webhookEntry is an audit entry about a webhook: its URL and what it receives, never its secret.
+func webhookEntry(action, orgID, webhookID string, w *ent.Webhook, fields []string) audit.Entry {
+	e := audit.Entry{Organization: orgID, Action: action, TargetType: "webhook", TargetID: webhookID, Payload: map[string]any{}}
+	if w != nil {
+		e.TargetLabel = check.Truncate(w.URL, 256)
+		e.Payload = map[string]any{"url": w.URL, "events": w.Events, "active": w.Active}
 	}
-	if in.Active != nil && *in.Active {
-		update.ClearDisabledReason().ClearFailingSince()
+	if fields != nil {
+		e.Payload["fields"] = fields
 	}
-	return update.Save(ctx)
+	return e
 }
 
 // Delete removes a webhook and its delivery log; deliveries not yet made are dropped.
@@ -130,7 +154,10 @@ func (svc *Service) Delete(ctx context.Context, orgID, webhookID string) error {
 	if err != nil {
 		return err
 	}
-	return rule.NotFound(svc.Client.Webhook.DeleteOne(w).Exec(ctx), "webhook")
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		return webhookEntry(audit.WebhookDeleted, orgID, webhookID, w, nil), tx.Webhook.DeleteOne(w).Exec(ctx)
+	})
+	return rule.NotFound(err, "webhook")
 }
 
 // RotateSecret gives the webhook a new signing secret; the previous one also signs deliveries
@@ -145,8 +172,11 @@ func (svc *Service) RotateSecret(ctx context.Context, orgID, webhookID string) (
 	if err != nil {
 		return nil, err
 	}
-	w, err = svc.Client.Webhook.UpdateOne(w).SetSealedSecret(sealed).SetSealedPreviousSecret(w.SealedSecret).
-		SetPreviousSecretUntil(svc.Now(ctx).Add(rotationOverlap)).Save(ctx)
+	err = audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		w, err = tx.Webhook.UpdateOne(w).SetSealedSecret(sealed).SetSealedPreviousSecret(w.SealedSecret).
+			SetPreviousSecretUntil(svc.Now(ctx).Add(rotationOverlap)).Save(ctx)
+		return webhookEntry(audit.WebhookSecretRotated, orgID, webhookID, w, nil), err
+	})
 	if err != nil {
 		return nil, err
 	}
