@@ -34,6 +34,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -57,7 +59,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 44)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 46)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -709,6 +711,55 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   siteinsightevent.Table,
+			Columns: siteinsightevent.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: siteinsightevent.FieldID,
+			},
+		},
+		Type: "SiteInsightEvent",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			siteinsightevent.FieldSiteID:         {Type: field.TypeString, Column: siteinsightevent.FieldSiteID},
+			siteinsightevent.FieldCreatedAt:      {Type: field.TypeTime, Column: siteinsightevent.FieldCreatedAt},
+			siteinsightevent.FieldType:           {Type: field.TypeString, Column: siteinsightevent.FieldType},
+			siteinsightevent.FieldDisplayContext: {Type: field.TypeString, Column: siteinsightevent.FieldDisplayContext},
+			siteinsightevent.FieldURLPath:        {Type: field.TypeString, Column: siteinsightevent.FieldURLPath},
+			siteinsightevent.FieldSpaceID:        {Type: field.TypeString, Column: siteinsightevent.FieldSpaceID},
+			siteinsightevent.FieldPageID:         {Type: field.TypeString, Column: siteinsightevent.FieldPageID},
+			siteinsightevent.FieldReferrerDomain: {Type: field.TypeString, Column: siteinsightevent.FieldReferrerDomain},
+			siteinsightevent.FieldVisitor:        {Type: field.TypeString, Column: siteinsightevent.FieldVisitor},
+			siteinsightevent.FieldSearchQuery:    {Type: field.TypeString, Column: siteinsightevent.FieldSearchQuery},
+			siteinsightevent.FieldSearchResults:  {Type: field.TypeInt, Column: siteinsightevent.FieldSearchResults},
+			siteinsightevent.FieldRating:         {Type: field.TypeString, Column: siteinsightevent.FieldRating},
+			siteinsightevent.FieldComment:        {Type: field.TypeString, Column: siteinsightevent.FieldComment},
+			siteinsightevent.FieldLink:           {Type: field.TypeString, Column: siteinsightevent.FieldLink},
+			siteinsightevent.FieldLinkPosition:   {Type: field.TypeString, Column: siteinsightevent.FieldLinkPosition},
+			siteinsightevent.FieldTool:           {Type: field.TypeString, Column: siteinsightevent.FieldTool},
+		},
+	}
+	graph.Nodes[31] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   siteinsightrollup.Table,
+			Columns: siteinsightrollup.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: siteinsightrollup.FieldID,
+			},
+		},
+		Type: "SiteInsightRollup",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			siteinsightrollup.FieldSiteID:    {Type: field.TypeString, Column: siteinsightrollup.FieldSiteID},
+			siteinsightrollup.FieldDay:       {Type: field.TypeInt, Column: siteinsightrollup.FieldDay},
+			siteinsightrollup.FieldType:      {Type: field.TypeString, Column: siteinsightrollup.FieldType},
+			siteinsightrollup.FieldDimension: {Type: field.TypeString, Column: siteinsightrollup.FieldDimension},
+			siteinsightrollup.FieldValue:     {Type: field.TypeString, Column: siteinsightrollup.FieldValue},
+			siteinsightrollup.FieldResults:   {Type: field.TypeInt, Column: siteinsightrollup.FieldResults},
+			siteinsightrollup.FieldEvents:    {Type: field.TypeInt, Column: siteinsightrollup.FieldEvents},
+		},
+	}
+	graph.Nodes[32] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitepublishingauth.Table,
 			Columns: sitepublishingauth.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -727,7 +778,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldLogoutURL:      {Type: field.TypeString, Column: sitepublishingauth.FieldLogoutURL},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   siteredirect.Table,
 			Columns: siteredirect.Columns,
@@ -754,7 +805,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			siteredirect.FieldDestinationURL:         {Type: field.TypeString, Column: siteredirect.FieldDestinationURL},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -779,7 +830,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -799,7 +850,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesharelink.Table,
 			Columns: sitesharelink.Columns,
@@ -819,7 +870,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -847,7 +898,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -879,7 +930,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   spaceblob.Table,
 			Columns: spaceblob.Columns,
@@ -894,7 +945,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			spaceblob.FieldBlobID:  {Type: field.TypeString, Column: spaceblob.FieldBlobID},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -911,7 +962,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -930,7 +981,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -948,7 +999,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -967,7 +1018,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAccessVersion: {Type: field.TypeInt64, Column: user.FieldAccessVersion},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhook.Table,
 			Columns: webhook.Columns,
@@ -993,7 +1044,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhook.FieldDisabledReason:       {Type: field.TypeString, Column: webhook.FieldDisabledReason},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -6227,6 +6278,201 @@ func (f *SiteFilter) WhereHasSectionGroupsWith(preds ...predicate.SiteSectionGro
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SiteInsightEventQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteInsightEventQuery builder.
+func (_q *SiteInsightEventQuery) Filter() *SiteInsightEventFilter {
+	return &SiteInsightEventFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteInsightEventMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteInsightEventMutation builder.
+func (m *SiteInsightEventMutation) Filter() *SiteInsightEventFilter {
+	return &SiteInsightEventFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteInsightEventFilter provides a generic filtering capability at runtime for SiteInsightEventQuery.
+type SiteInsightEventFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteInsightEventFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *SiteInsightEventFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(siteinsightevent.FieldID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteInsightEventFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldSiteID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteInsightEventFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(siteinsightevent.FieldCreatedAt))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *SiteInsightEventFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldType))
+}
+
+// WhereDisplayContext applies the entql string predicate on the display_context field.
+func (f *SiteInsightEventFilter) WhereDisplayContext(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldDisplayContext))
+}
+
+// WhereURLPath applies the entql string predicate on the url_path field.
+func (f *SiteInsightEventFilter) WhereURLPath(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldURLPath))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *SiteInsightEventFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldSpaceID))
+}
+
+// WherePageID applies the entql string predicate on the page_id field.
+func (f *SiteInsightEventFilter) WherePageID(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldPageID))
+}
+
+// WhereReferrerDomain applies the entql string predicate on the referrer_domain field.
+func (f *SiteInsightEventFilter) WhereReferrerDomain(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldReferrerDomain))
+}
+
+// WhereVisitor applies the entql string predicate on the visitor field.
+func (f *SiteInsightEventFilter) WhereVisitor(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldVisitor))
+}
+
+// WhereSearchQuery applies the entql string predicate on the search_query field.
+func (f *SiteInsightEventFilter) WhereSearchQuery(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldSearchQuery))
+}
+
+// WhereSearchResults applies the entql int predicate on the search_results field.
+func (f *SiteInsightEventFilter) WhereSearchResults(p entql.IntP) {
+	f.Where(p.Field(siteinsightevent.FieldSearchResults))
+}
+
+// WhereRating applies the entql string predicate on the rating field.
+func (f *SiteInsightEventFilter) WhereRating(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldRating))
+}
+
+// WhereComment applies the entql string predicate on the comment field.
+func (f *SiteInsightEventFilter) WhereComment(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldComment))
+}
+
+// WhereLink applies the entql string predicate on the link field.
+func (f *SiteInsightEventFilter) WhereLink(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldLink))
+}
+
+// WhereLinkPosition applies the entql string predicate on the link_position field.
+func (f *SiteInsightEventFilter) WhereLinkPosition(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldLinkPosition))
+}
+
+// WhereTool applies the entql string predicate on the tool field.
+func (f *SiteInsightEventFilter) WhereTool(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldTool))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SiteInsightRollupQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteInsightRollupQuery builder.
+func (_q *SiteInsightRollupQuery) Filter() *SiteInsightRollupFilter {
+	return &SiteInsightRollupFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteInsightRollupMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteInsightRollupMutation builder.
+func (m *SiteInsightRollupMutation) Filter() *SiteInsightRollupFilter {
+	return &SiteInsightRollupFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteInsightRollupFilter provides a generic filtering capability at runtime for SiteInsightRollupQuery.
+type SiteInsightRollupFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteInsightRollupFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *SiteInsightRollupFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteInsightRollupFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldSiteID))
+}
+
+// WhereDay applies the entql int predicate on the day field.
+func (f *SiteInsightRollupFilter) WhereDay(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldDay))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *SiteInsightRollupFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldType))
+}
+
+// WhereDimension applies the entql string predicate on the dimension field.
+func (f *SiteInsightRollupFilter) WhereDimension(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldDimension))
+}
+
+// WhereValue applies the entql string predicate on the value field.
+func (f *SiteInsightRollupFilter) WhereValue(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldValue))
+}
+
+// WhereResults applies the entql int predicate on the results field.
+func (f *SiteInsightRollupFilter) WhereResults(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldResults))
+}
+
+// WhereEvents applies the entql int predicate on the events field.
+func (f *SiteInsightRollupFilter) WhereEvents(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldEvents))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *SitePublishingAuthQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -6255,7 +6501,7 @@ type SitePublishingAuthFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SitePublishingAuthFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6358,7 +6604,7 @@ type SiteRedirectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteRedirectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6524,7 +6770,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6680,7 +6926,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6797,7 +7043,7 @@ type SiteShareLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteShareLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6900,7 +7146,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7071,7 +7317,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7332,7 +7578,7 @@ type SpaceBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7396,7 +7642,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7484,7 +7730,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7596,7 +7842,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7675,7 +7921,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7773,7 +8019,7 @@ type WebhookFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7906,7 +8152,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
