@@ -3,6 +3,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
@@ -72,6 +74,11 @@ type Options struct {
 	GraphQLExtensions []graphql.HandlerExtension
 	// DNS answers the lookups of custom hostnames' checks; nil: the system's resolver.
 	DNS sites.Resolver
+	// Insights records readers' events on published sites, flushed while the job runner runs;
+	// nil records none. InsightsRetention is how long they are kept (insights.DefaultRetention
+	// when zero).
+	Insights          *insights.Recorder
+	InsightsRetention time.Duration
 }
 
 // Defaults are the options of a server started without flags.
@@ -91,10 +98,13 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
-		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents())}
+		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()), Insights: o.Insights}
+	if o.Insights != nil {
+		runner.Beside(o.Insights.Run)
+	}
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
-	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
+	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock), cmp.Or(o.InsightsRetention, insights.DefaultRetention)))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them
 		runner.Handle(ratelimit.SweepJob, st.RateCounters.SweepHandler(o.RateLimits.Window, orNow(o.Clock)))

@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/events"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -123,9 +124,10 @@ func Schedule(ctx context.Context, client *ent.Client, now time.Time) error {
 }
 
 // Handler is the purge job's handler: it sweeps at clock's time, then removes the events kept
-// past their retention (events.Purge), and makes the job due again an Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
+// past their retention (events.Purge) and the readers' events older than insightsRetention
+// (insights.Purge), and makes the job due again an Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
 // whoever removes them, so a process that lost its lease and sweeps on does no harm.
-func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
+func Handler(client *ent.Client, clock func() time.Time, insightsRetention time.Duration) jobs.Handler {
 	return func(ctx context.Context, _ *jobs.Job) (time.Time, error) {
 		now := clock()
 		n, err := Sweep(ctx, client, now)
@@ -138,6 +140,13 @@ func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
 		n, err = events.Purge(ctx, client, now)
 		if n > 0 {
 			slog.InfoContext(ctx, "purged old events", "removed", n)
+		}
+		if err != nil {
+			return now.Add(Interval), err
+		}
+		n, err = insights.Purge(ctx, client, now, insightsRetention)
+		if n > 0 {
+			slog.InfoContext(ctx, "purged old insights", "removed", n)
 		}
 		return now.Add(Interval), err
 	}

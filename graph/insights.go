@@ -1,0 +1,97 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/insights"
+)
+
+// TrackSiteEvents records events of a reader on a published site of an organization
+// (trackEventsInSiteById). Anyone may send them, as readers' pages do: the site must be
+// published, and the reader's address capped (insights.ErrTooMany). Each event's URL path is
+// made the path inside the site.
+func (r *Resolver) TrackSiteEvents(ctx context.Context, orgID, siteID string, reader insights.Reader, events []insights.Event) error {
+	if len(events) > insights.MaxBatch {
+		return apperr.Invalidf("events: %d events, more than %d in one request", len(events), insights.MaxBatch)
+	}
+	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID), site.Published(true)).
+		Only(privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow))
+	if err != nil {
+		return rule.NotFound(err, "site")
+	}
+	for i := range events {
+		events[i].SiteID = s.ID
+		events[i].URLPath = SitePath(s, events[i].URLPath)
+	}
+	if err := r.Insights.Record(reader, events...); err != nil {
+		return apperr.RateLimitedf("%s", err.Error())
+	}
+	return nil
+}
+
+// SitePath is a URL path of a site made the path inside it: without the /sites/{basename or id}
+// it has under this server's address.
+func SitePath(s *ent.Site, path string) string {
+	for _, name := range []string{s.ID, basenameOf(s)} {
+		if name == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(path, "/sites/"+name); ok && (rest == "" || rest[0] == '/') {
+			return "/" + strings.TrimPrefix(rest, "/")
+		}
+	}
+	return path
+}
+
+// insightsSite is a site whose insights the viewer may read: its organization's members with
+// the edit role or more.
+func (r *Resolver) insightsSite(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
+	s, err := r.sitesService().Site(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return s, rule.RequireOrgRole(ctx, orgID, viewer.RoleEdit, "read a site's insights")
+}
+
+// AggregateSiteEvents answers an aggregation of a site's events (aggregateSiteEvents).
+func (r *Resolver) AggregateSiteEvents(ctx context.Context, orgID, siteID string, q insights.Query) ([]insights.Values, error) {
+	s, err := r.insightsSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return insights.Aggregate(ctx, r.Client, s.ID, q)
+}
+
+// SiteVisitorSegments are a site's visitor segments over the last 30 days
+// (listSiteVisitorSegments): Bindery keeps no visitor claims, so there is one, of everyone.
+func (r *Resolver) SiteVisitorSegments(ctx context.Context, orgID, siteID string) ([]insights.Segment, error) {
+	s, err := r.insightsSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return insights.Segments(ctx, r.Client, s.ID, r.now(ctx))
+}
+
+// RecentFeedback are the latest comments readers left on a site's pages, newest first.
+func (r *Resolver) RecentFeedback(ctx context.Context, orgID, siteID string, limit int) ([]insights.Comment, error) {
+	s, err := r.insightsSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return insights.RecentComments(ctx, r.Client, s.ID, limit)
+}
+
+// basenameOf is a site's basename, or "" when it has none.
+func basenameOf(s *ent.Site) string {
+	if s.Basename == nil {
+		return ""
+	}
+	return *s.Basename
+}
