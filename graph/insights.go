@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
@@ -13,13 +14,14 @@ import (
 	"github.com/binderyhq/bindery/internal/insights"
 )
 
-// TrackSiteEvents records events of a reader on a published site of an organization
-// (trackEventsInSiteById). Anyone may send them, as readers' pages do: the site must be
-// published, and the reader's address capped (insights.ErrTooMany). Each event's URL path is
-// made the path inside the site.
-func (r *Resolver) TrackSiteEvents(ctx context.Context, orgID, siteID string, reader insights.Reader, events []insights.Event) error {
-	if len(events) > insights.MaxBatch {
-		return apperr.Invalidf("events: %d events, more than %d in one request", len(events), insights.MaxBatch)
+// TrackSiteEvents records the events (SiteInsightsEvent) of the request's reader on a published
+// site of an organization (trackEventsInSiteById). Anyone may send them, as readers' pages do:
+// the site must be published, and the reader's address is capped (insights.ErrTooMany). Each
+// event's URL path is made the path inside the site.
+func (r *Resolver) TrackSiteEvents(ctx context.Context, orgID, siteID string, raw []json.RawMessage) error {
+	events, err := DecodeSiteEvents(raw, r.now(ctx))
+	if err != nil {
+		return err
 	}
 	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID), site.Published(true)).
 		Only(privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow))
@@ -30,7 +32,7 @@ func (r *Resolver) TrackSiteEvents(ctx context.Context, orgID, siteID string, re
 		events[i].SiteID = s.ID
 		events[i].URLPath = SitePath(s, events[i].URLPath)
 	}
-	if err := r.Insights.Record(reader, events...); err != nil {
+	if err := r.Insights.Record(insights.ReaderFrom(ctx), events...); err != nil {
 		return apperr.RateLimitedf("%s", err.Error())
 	}
 	return nil
@@ -60,9 +62,14 @@ func (r *Resolver) insightsSite(ctx context.Context, orgID, siteID string) (*ent
 	return s, rule.RequireOrgRole(ctx, orgID, viewer.RoleEdit, "read a site's insights")
 }
 
-// AggregateSiteEvents answers an aggregation of a site's events (aggregateSiteEvents).
-func (r *Resolver) AggregateSiteEvents(ctx context.Context, orgID, siteID string, q insights.Query) ([]insights.Values, error) {
+// AggregateSiteEvents answers an aggregation of a site's events (aggregateSiteEvents), asked as
+// a SiteInsightsQueryEventsAggregation.
+func (r *Resolver) AggregateSiteEvents(ctx context.Context, orgID, siteID string, raw []byte) ([]insights.Values, error) {
 	s, err := r.insightsSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	q, err := DecodeAggregation(raw, r.now(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -94,4 +101,13 @@ func basenameOf(s *ent.Site) string {
 		return ""
 	}
 	return *s.Basename
+}
+
+// pointers are pointers to the elements of list, as gqlgen's lists of objects take them.
+func pointers[T any](list []T) []*T {
+	out := make([]*T, len(list))
+	for i := range list {
+		out[i] = &list[i]
+	}
+	return out
 }

@@ -61,6 +61,7 @@ func NewRouter(c Config) http.Handler {
 	r := chi.NewRouter()
 	r.Use(recoverPanics, allowOrigins(c.CORSOrigins), meter(c.RateLimit),
 		limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	r.Use(knowReader(c.RateLimit.Proxies))
 	if c.SitesByHost != nil {
 		r.Use(c.SitesByHost)
 	}
@@ -180,6 +181,9 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/sites/{siteId}", a.updateSite)
 	r.Delete("/orgs/{organizationId}/sites/{siteId}", a.deleteSite)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/publish", a.publishSite)
+	r.Post("/orgs/{organizationId}/sites/{siteId}/insights/events", a.trackSiteEvents)
+	r.Post("/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", a.aggregateSiteEvents)
+	r.Get("/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments", a.listSiteVisitorSegments)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/unpublish", a.unpublishSite)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/site-spaces", a.listSiteSpaces)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/site-spaces", a.addSiteSpace)
