@@ -15,8 +15,8 @@ import (
 // siteEvent is a SiteInsightsEvent of the reference, as much of it as Bindery keeps, with
 // Bindery's resultsCount on searches (how many results the reader was shown).
 type siteEvent struct {
-	Type     string `json:"type"`
-	Session  *struct {
+	Type    string `json:"type"`
+	Session *struct {
 		Referrer *string `json:"referrer"`
 	} `json:"session"`
 	Location *struct {
@@ -160,8 +160,8 @@ func deref(s *string) string {
 
 // siteAggregation is the reference's SiteInsightsQueryEventsAggregation.
 type siteAggregation struct {
-	Select  []insightsColumn `json:"select"`
-	Where   []struct {
+	Select []insightsColumn `json:"select"`
+	Where  []struct {
 		Column   string `json:"column"`
 		Operator string `json:"operator"`
 		Values   []any  `json:"values"`

@@ -13,18 +13,18 @@ import (
 // The dimensions of the daily counts: each event adds one to the count of its value in every
 // dimension it has a value in. A dimension of two columns joins their values with a newline.
 const (
-	dimTotal          = ""
-	dimURLPath        = "urlPath"
-	dimPage           = "page"
-	dimReferrer       = "referrerDomain"
-	dimContext        = "displayContext"
-	dimQuery          = "eventSearchQuery" // with the searches' result counts
-	dimRating         = "eventPageFeedbackRating"
-	dimPageRating     = "urlPath\neventPageFeedbackRating"
-	dimVisitor        = "visitor" // one row per visitor a day, for visitorsCount
-	anyType           = "*"       // the type of a visitor's row counting them whatever they did
-	noResults         = -1        // the results of a row that is not a search's
-	valueSeparator    = "\n"
+	dimTotal       = ""
+	dimURLPath     = "urlPath"
+	dimPage        = "page"
+	dimReferrer    = "referrerDomain"
+	dimContext     = "displayContext"
+	dimQuery       = "eventSearchQuery" // with the searches' result counts
+	dimRating      = "eventPageFeedbackRating"
+	dimPageRating  = "urlPath\neventPageFeedbackRating"
+	dimVisitor     = "visitor" // one row per visitor a day, for visitorsCount
+	anyType        = "*"       // the type of a visitor's row counting them whatever they did
+	noResults      = -1        // the results of a row that is not a search's
+	valueSeparator = "\n"
 )
 
 // rollupKey names one daily count.
