@@ -90,6 +90,8 @@ func NewRouter(c Config) http.Handler {
 	}
 	r.Route("/sso", a.ssoRoutes)
 	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
+	// no token: readers' pages send their events, capped by address (internal/insights)
+	r.With(chargeAddress).Post("/v1/orgs/{organizationId}/sites/{siteId}/insights/events", a.trackSiteEvents)
 	docs := newAPIDocs(r, a)
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
 	r.Get("/v1/docs", docs.servePage)
@@ -181,7 +183,6 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/sites/{siteId}", a.updateSite)
 	r.Delete("/orgs/{organizationId}/sites/{siteId}", a.deleteSite)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/publish", a.publishSite)
-	r.Post("/orgs/{organizationId}/sites/{siteId}/insights/events", a.trackSiteEvents)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", a.aggregateSiteEvents)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments", a.listSiteVisitorSegments)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/unpublish", a.unpublishSite)

@@ -56,8 +56,12 @@ const (
 	colResultsCount = "eventSearchResultsCount" // Bindery's: how many results a search found
 )
 
-// groupable are the columns an aggregation may group and filter by.
-var groupable = []string{colDatetime, colEventType, dimURLPath, dimPage, dimReferrer, dimContext, dimQuery, dimRating, colResultsCount}
+// groupable are the columns an aggregation may group by.
+var groupable = []string{colDatetime, colEventType, dimURLPath, dimPage, dimReferrer, dimContext, dimQuery, dimRating}
+
+// filterable are the columns an aggregation may filter by: those it groups by, and Bindery's
+// eventSearchResultsCount, which is no column of the reference's answers.
+var filterable = append(slices.Clone(groupable), colResultsCount)
 
 // metrics are the columns an aggregation may select.
 var metrics = []string{colEvents, colVisitors, colRatings}
@@ -129,8 +133,8 @@ func checkGroup(c Column) error {
 }
 
 func checkFilter(f Filter) error {
-	if !slices.Contains(groupable, f.Column) {
-		return apperr.Invalidf("where: %q is not a column Bindery filters by (%s)", f.Column, strings.Join(groupable, ", "))
+	if !slices.Contains(filterable, f.Column) {
+		return apperr.Invalidf("where: %q is not a column Bindery filters by (%s)", f.Column, strings.Join(filterable, ", "))
 	}
 	if f.Operator != "" && !slices.Contains(operators, f.Operator) {
 		return apperr.Invalidf("where: operator %q is not one of %s", f.Operator, strings.Join(operators, ", "))
