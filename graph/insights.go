@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -75,6 +76,18 @@ func (r *Resolver) AggregateSiteEvents(ctx context.Context, orgID, siteID string
 	}
 	return insights.Aggregate(ctx, r.Client, s.ID, q)
 }
+
+// SiteInsights answers an aggregation of a site's events, as the dashboard asks them.
+func (r *Resolver) SiteInsights(ctx context.Context, orgID, siteID string, q insights.Query) ([]insights.Values, error) {
+	s, err := r.insightsSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return insights.Aggregate(ctx, r.Client, s.ID, q)
+}
+
+// Now is the time of the request, as the resolvers read it.
+func (r *Resolver) Now(ctx context.Context) time.Time { return r.now(ctx) }
 
 // SiteVisitorSegments are a site's visitor segments over the last 30 days
 // (listSiteVisitorSegments): Bindery keeps no visitor claims, so there is one, of everyone.

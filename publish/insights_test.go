@@ -260,3 +260,56 @@ func TestTrackSiteEvents(t *testing.T) {
 		t.Errorf("events of an unpublished site: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestInsightsInBrowser sends a page's feedback from headless Chromium with JavaScript off, then
+// reads the site's insights page signed in: its figures, its SVG charts of views per day, top
+// pages, top searches and searches without results, its feedback table and comments, with no
+// console error (its CSP refuses nothing it needs).
+func TestInsightsInBrowser(t *testing.T) {
+	f := newInsightsFixture(t)
+	page := f.e.Server.URL + "/sites/acme/guides/install"
+	out := testenv.RunBrowser(t, "testdata/insights.js", "feedback", page)
+	for _, want := range []string{"legend: Was this page helpful?", "answer: Thank you", "back: /sites/acme/guides/install", "console: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the feedback form: the browser did not see %q:\n%s", want, out)
+		}
+	}
+	f.read(t, "GET", "/sites/acme/~search?q=install", nil)
+	f.read(t, "GET", "/sites/acme/~search?q=kubernetes", nil)
+	f.flush(t)
+	out = testenv.RunBrowser(t, "testdata/insights.js", "dashboard", f.e.Server.URL+"/o/"+f.org+"/sites/"+f.site+"/insights", f.admin.Token)
+	for _, want := range []string{"views: 1", "visitors: 1", "days: 31", "pages: /guides/install 1", "searches: install 1 kubernetes 1",
+		"no results: kubernetes 1", "feedback: /guides/install 0 0 1", "comments: bad on /guides/install: Say which Go version.",
+		"chart label: Page views per day", "console: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the dashboard: the browser did not see %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestInsightsDashboardAccess: the dashboard is its organization's editors' and admins', by token
+// or session; another organization's site is not found, a bad range refused.
+func TestInsightsDashboardAccess(t *testing.T) {
+	f := newInsightsFixture(t)
+	path := "/o/" + f.org + "/sites/" + f.site + "/insights"
+	other, _ := f.e.Bootstrap("eve@example.com", "Other")
+	editor := f.e.User("ed@example.com", f.org, testenv.Role(viewer.RoleEdit))
+	reader := f.e.User("rita@example.com", f.org, testenv.Role(viewer.RoleRead))
+	for _, c := range []struct {
+		name   string
+		actor  testenv.Actor
+		path   string
+		status int
+	}{
+		{"the admin", f.admin, path, 200},
+		{"an editor", editor, path + "?range=last7Days", 200},
+		{"a reader", reader, path, 403},
+		{"another organization's admin", other, path, 404},
+		{"a range not one", f.admin, path + "?range=forever", 400},
+	} {
+		r := f.e.Raw(c.actor, "GET", c.path, "", nil)
+		if r.Status != c.status || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s: %d %s, want %d: %.200s", c.name, r.Status, r.Header.Get("Content-Type"), c.status, r.Body)
+		}
+	}
+}

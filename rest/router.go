@@ -37,6 +37,8 @@ type Config struct {
 	Ready func(context.Context) error
 	// Metrics serves GET /metrics; nil serves none (they are on their own listener, or off).
 	Metrics http.Handler
+	// Dashboard adds the routes of the pages site owners read (package dashboard), signed in.
+	Dashboard func(chi.Router)
 	// SitesByHost serves published sites at the root of their own hostnames, after the
 	// middleware and before routing; nil serves none.
 	SitesByHost func(http.Handler) http.Handler
@@ -101,6 +103,9 @@ func NewRouter(c Config) http.Handler {
 			keptReads(c.ReadCache))
 		r.With(refuseOverBudget).Post("/graphql", decodeGraphQL(c.GraphQL).ServeHTTP)
 		r.Route("/v1", a.routes)
+		if c.Dashboard != nil {
+			c.Dashboard(r)
+		}
 	})
 	return r
 }

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/binderyhq/bindery/dashboard"
+
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/go-chi/chi/v5"
 
@@ -125,6 +127,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		BaseURL:             o.BaseURL,
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
+		Dashboard:           dashboard.New(r).Routes,
 		Ready:               st.Ready,
 		Metrics:             metricsHandler(o),
 		SitesByHost:         sites.ByHost,
