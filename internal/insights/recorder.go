@@ -31,14 +31,17 @@ var ErrTooMany = errors.New("too many events: at most 120 a minute from one addr
 
 // Recorder keeps events in memory and writes them in batches from Run, its flusher.
 type Recorder struct {
-	client  *ent.Client
-	clock   func() time.Time
-	salts   *salts
-	mu      sync.Mutex
-	pending []pending
-	minute  int64          // the minute the counters count
-	counts  map[string]int // events recorded this minute, by address
-	wake    chan struct{}
+	// PerAddress is how many events one address may have recorded per minute
+	// (PerAddressPerMinute unless changed before the first Record).
+	PerAddress int
+	client     *ent.Client
+	clock      func() time.Time
+	salts      *salts
+	mu         sync.Mutex
+	pending    []pending
+	minute     int64          // the minute the counters count
+	counts     map[string]int // events recorded this minute, by address
+	wake       chan struct{}
 }
 
 // pending is an event waiting for its batch, with the reader its visitor hash is made of.
@@ -52,7 +55,7 @@ func NewRecorder(client *ent.Client, clock func() time.Time) *Recorder {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Recorder{client: client, clock: clock, salts: &salts{client: client}, counts: map[string]int{},
+	return &Recorder{PerAddress: PerAddressPerMinute, client: client, clock: clock, salts: &salts{client: client}, counts: map[string]int{},
 		wake: make(chan struct{}, 1)}
 }
 
@@ -91,7 +94,7 @@ func (r *Recorder) admit(address string, n int, now time.Time) bool {
 		r.minute, r.counts = minute, map[string]int{}
 	}
 	used, known := r.counts[address]
-	if used+n > PerAddressPerMinute || len(r.pending)+n > MaxPending || (!known && len(r.counts) >= maxAddresses) {
+	if used+n > r.PerAddress || len(r.pending)+n > MaxPending || (!known && len(r.counts) >= maxAddresses) {
 		return false
 	}
 	r.counts[address] = used + n
