@@ -14,6 +14,17 @@ type trackSiteEventsBody struct {
 	Events []json.RawMessage `json:"events"`
 }
 
+// aggregateSiteEventsBody is the body of aggregateSiteEvents (SiteInsightsQueryEventsAggregation),
+// as the document describes it: the resolver decodes it (graph.DecodeAggregation).
+type aggregateSiteEventsBody struct {
+	Select  []map[string]any `json:"select,omitempty"`
+	Where   []map[string]any `json:"where,omitempty"`
+	GroupBy []map[string]any `json:"groupBy,omitempty"`
+	Order   map[string]any   `json:"order,omitempty"`
+	Range   any              `json:"range"`
+	Limit   int              `json:"limit,omitempty"`
+}
+
 // aggregateSiteEventsAnswer is a SiteInsightsQueryEventsAggregationResult.
 type aggregateSiteEventsAnswer struct {
 	Columns []insights.Values `json:"columns"`
