@@ -9,9 +9,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -311,5 +315,31 @@ func TestInsightsDashboardAccess(t *testing.T) {
 		if r.Status != c.status || !strings.Contains(r.Header.Get("Content-Type"), "text/html") {
 			t.Errorf("%s: %d %s, want %d: %.200s", c.name, r.Status, r.Header.Get("Content-Type"), c.status, r.Body)
 		}
+	}
+}
+
+// TestInsightsRetention: the sweep's purge removes the events and daily counts older than the
+// retention, and the visitor salts of the days before yesterday.
+func TestInsightsRetention(t *testing.T) {
+	f := newInsightsFixture(t)
+	f.read(t, "GET", "/sites/acme/guides/install", nil)
+	f.flush(t)
+	ctx := context.Background()
+	if n, err := insights.Purge(ctx, f.e.Store.Client, time.Now(), insights.DefaultRetention); err != nil || n != 0 {
+		t.Fatalf("purge within the retention: %d removed, %v", n, err)
+	}
+	if got := f.aggregate(t, f.admin, map[string]any{}); !slices.Equal(got["eventsCount"], []any{1.0}) {
+		t.Fatalf("before the purge: %v", got)
+	}
+	n, err := insights.Purge(ctx, f.e.Store.Client, time.Now().Add(insights.DefaultRetention+48*time.Hour), insights.DefaultRetention)
+	if err != nil || n == 0 {
+		t.Fatalf("purge past the retention: %d removed, %v", n, err)
+	}
+	if got := f.aggregate(t, f.admin, map[string]any{}); len(got["eventsCount"]) != 0 {
+		t.Errorf("after the purge: %v", got)
+	}
+	salts, err := f.e.Store.Client.ServerKey.Query().Where(serverkey.PurposeHasPrefix("insights-visitors-")).Count(accounts.System(ctx))
+	if err != nil || salts != 0 {
+		t.Errorf("visitor salts left: %d, %v", salts, err)
 	}
 }
