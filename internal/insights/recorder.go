@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // Bounds of recording, so that a flood of events cannot fill the database or the memory.
@@ -124,26 +126,32 @@ func (r *Recorder) flushLogged(ctx context.Context) {
 	}
 }
 
-// Flush writes the events waiting, MaxBatch at a time, each batch one insert of its events and
-// one of its daily counts in a transaction. A batch that fails is dropped: events are counts, not
-// records anyone waits for.
+// Flush writes the events waiting: MaxBatch at a time, each batch one insert, then their daily
+// counts, added up over the whole flush first (a second of views of one page is one row to add
+// to), MaxBatch rows per statement. A batch that fails is dropped: events are counts, not records
+// anyone waits for.
 func (r *Recorder) Flush(ctx context.Context) error {
 	r.mu.Lock()
 	batch := r.pending
 	r.pending = nil
 	r.mu.Unlock()
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	events, err := r.hashed(sys, batch)
+	if err != nil {
+		return err
+	}
 	var errs []error
-	for len(batch) > 0 {
-		n := min(len(batch), MaxBatch)
-		errs = append(errs, r.write(sys, batch[:n]))
-		batch = batch[n:]
+	for chunk := range slices.Chunk(events, MaxBatch) {
+		errs = append(errs, txn.Run(sys, r.client, func(tx *ent.Tx) error { return insertEvents(sys, tx, chunk) }))
+	}
+	for chunk := range slices.Chunk(rollupsOf(events), MaxBatch) {
+		errs = append(errs, txn.Run(sys, r.client, func(tx *ent.Tx) error { return addRollups(sys, tx, chunk) }))
 	}
 	return errors.Join(errs...)
 }
 
-// write writes one batch.
-func (r *Recorder) write(ctx context.Context, batch []pending) error {
+// hashed are the events of batch with their readers' visitor hashes.
+func (r *Recorder) hashed(ctx context.Context, batch []pending) ([]Event, error) {
 	events := make([]Event, len(batch))
 	for i, p := range batch {
 		events[i] = p.event
@@ -152,21 +160,11 @@ func (r *Recorder) write(ctx context.Context, batch []pending) error {
 		}
 		salt, err := r.salts.of(ctx, Day(p.event.Time))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		events[i].visitor = visitorHash(salt, p.event.SiteID, p.reader)
 	}
-	tx, err := r.client.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	if err := insertEvents(ctx, tx, events); err != nil {
-		return errors.Join(err, tx.Rollback())
-	}
-	if err := addRollups(ctx, tx, rollupsOf(events)); err != nil {
-		return errors.Join(err, tx.Rollback())
-	}
-	return tx.Commit()
+	return events, nil
 }
 
 // insertEvents inserts events in one statement.

@@ -37,8 +37,14 @@ type rollupKey struct {
 	results   int
 }
 
-// rollupsOf are the daily counts events add to.
-func rollupsOf(events []Event) map[rollupKey]int {
+// rollupCount is what events add to one daily count.
+type rollupCount struct {
+	key rollupKey
+	n   int
+}
+
+// rollupsOf are the daily counts events add to, each once.
+func rollupsOf(events []Event) []rollupCount {
 	counts := map[rollupKey]int{}
 	for _, e := range events {
 		key := rollupKey{site: e.SiteID, day: Day(e.Time), typ: e.Type, results: noResults}
@@ -74,12 +80,14 @@ func rollupsOf(events []Event) map[rollupKey]int {
 			counts[k]++
 		}
 	}
-	for k := range counts {
+	out := make([]rollupCount, 0, len(counts))
+	for k, n := range counts {
 		if k.dimension == dimVisitor {
-			counts[k] = 1 // a visitor's row is there or not: adding to it again changes nothing
+			n = 1 // a visitor's row is there or not: adding to it again changes nothing
 		}
+		out = append(out, rollupCount{key: k, n: n})
 	}
-	return counts
+	return out
 }
 
 // resultsOf is the result count a search's row keeps: noResults when the event did not say.
@@ -92,9 +100,10 @@ func resultsOf(e Event) int {
 
 // addRollups adds counts to the daily counts in one statement: new keys are inserted, known
 // ones added to (a visitor's row stays at 1).
-func addRollups(ctx context.Context, tx *ent.Tx, counts map[rollupKey]int) error {
+func addRollups(ctx context.Context, tx *ent.Tx, counts []rollupCount) error {
 	creates := make([]*ent.SiteInsightRollupCreate, 0, len(counts))
-	for k, n := range counts {
+	for _, c := range counts {
+		k, n := c.key, c.n
 		creates = append(creates, tx.SiteInsightRollup.Create().SetSiteID(k.site).SetDay(k.day).SetType(k.typ).
 			SetDimension(k.dimension).SetValue(k.value).SetResults(k.results).SetEvents(n))
 	}
