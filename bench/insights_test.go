@@ -22,7 +22,11 @@ func BenchmarkRecordingPageViews(b *testing.B) {
 	content := docsSite()
 	uncapped := func(o *server.Options) { o.Insights.PerAddress = 1 << 30 }
 	recording := publishedSiteOn(b, testenv.New(b, testenv.KeepingNoAnswers, uncapped), content)
-	recording.RunJobs()
+	// The flusher alone runs beside, not the whole job runner, which the other server does not run.
+	ctx, stop := context.WithCancel(context.Background())
+	flushed := make(chan struct{})
+	go func() { defer close(flushed); recording.Insights.Run(ctx) }()
+	b.Cleanup(func() { stop(); <-flushed })
 	plain := publishedSiteOn(b, testenv.New(b, testenv.KeepingNoAnswers, testenv.RecordingNoInsights), content)
 	var withViews, without *pageReaders
 	for _, e := range []publishedSite{recording, plain} {

@@ -19,13 +19,15 @@ const (
 	// MaxBatch is how many events one insert writes, and how many one trackEvents call may carry.
 	MaxBatch = 500
 	// MaxPending is how many events wait in memory at most; beyond, new ones are dropped.
-	MaxPending = 20 * MaxBatch
+	MaxPending = 100 * MaxBatch
 	// PerAddressPerMinute is how many events one address may have recorded per minute.
 	PerAddressPerMinute = 120
 	// maxAddresses bounds the per-address counters of one minute.
 	maxAddresses = 100_000
-	// FlushEvery is how long an event waits in memory at most while the flusher runs.
-	FlushEvery = time.Second
+	// FlushEvery is how long an event waits in memory at most while the flusher runs. Every flush
+	// is a commit, which changes the database's version and so makes the read cache's rows and
+	// answers be read again: few flushes keep computed pages fast.
+	FlushEvery = 5 * time.Second
 )
 
 // ErrTooMany is the refusal of events beyond an address's cap or the memory's.
@@ -80,7 +82,7 @@ func (r *Recorder) Record(reader Reader, events ...Event) error {
 		}
 		r.pending = append(r.pending, pending{event: e.normalized(), reader: reader})
 	}
-	if len(r.pending) >= MaxBatch {
+	if len(r.pending) >= MaxPending/2 {
 		select {
 		case r.wake <- struct{}{}:
 		default:
@@ -126,10 +128,10 @@ func (r *Recorder) flushLogged(ctx context.Context) {
 	}
 }
 
-// Flush writes the events waiting: MaxBatch at a time, each batch one insert, then their daily
-// counts, added up over the whole flush first (a second of views of one page is one row to add
-// to), MaxBatch rows per statement. A batch that fails is dropped: events are counts, not records
-// anyone waits for.
+// Flush writes the events waiting in one transaction: MaxBatch at a time, each batch one insert,
+// then their daily counts, added up over the whole flush first (views of one page are one row to
+// add to), MaxBatch rows per statement. A flush that fails is dropped: events are counts, not
+// records anyone waits for.
 func (r *Recorder) Flush(ctx context.Context) error {
 	r.mu.Lock()
 	batch := r.pending
@@ -140,14 +142,23 @@ func (r *Recorder) Flush(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for chunk := range slices.Chunk(events, MaxBatch) {
-		errs = append(errs, txn.Run(sys, r.client, func(tx *ent.Tx) error { return insertEvents(sys, tx, chunk) }))
+	if len(events) == 0 {
+		return nil
 	}
-	for chunk := range slices.Chunk(rollupsOf(events), MaxBatch) {
-		errs = append(errs, txn.Run(sys, r.client, func(tx *ent.Tx) error { return addRollups(sys, tx, chunk) }))
-	}
-	return errors.Join(errs...)
+	// One commit for the whole flush: one change of the database's version.
+	return txn.Run(sys, r.client, func(tx *ent.Tx) error {
+		for chunk := range slices.Chunk(events, MaxBatch) {
+			if err := insertEvents(sys, tx, chunk); err != nil {
+				return err
+			}
+		}
+		for chunk := range slices.Chunk(rollupsOf(events), MaxBatch) {
+			if err := addRollups(sys, tx, chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // hashed are the events of batch with their readers' visitor hashes.
