@@ -76,11 +76,9 @@ func writeBeside(b *testing.B, e publishedSite) {
 // same readers reading a handler that writes the bytes of its first page.
 func readRandomPages(b *testing.B, e publishedSite, content testenv.Content) {
 	var urls []string
-	content.Tree.Walk(func(p *tree.Page, path string) {
-		if p.Type == "document" {
-			urls = append(urls, e.Server.URL+"/sites/big/"+path)
-		}
-	})
+	for _, path := range pagePaths(content) {
+		urls = append(urls, e.Server.URL+"/sites/big/"+path)
+	}
 	site := newReaders(urls)
 	page := site.body(b, urls[0])
 	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -114,6 +112,17 @@ func readRandomPages(b *testing.B, e publishedSite, content testenv.Content) {
 	site.report(b, "")
 	baseline.report(b, "baseline-")
 	b.ReportMetric(site.viewsPerSecond()/baseline.viewsPerSecond(), "x-baseline-views")
+}
+
+// pagePaths are the paths of the documents of content.
+func pagePaths(content testenv.Content) []string {
+	var paths []string
+	content.Tree.Walk(func(p *tree.Page, path string) {
+		if p.Type == "document" {
+			paths = append(paths, path)
+		}
+	})
+	return paths
 }
 
 // pageReaders are readers that read random URLs of a list, each over a connection of its own,

@@ -50,6 +50,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -143,6 +145,10 @@ type Client struct {
 	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SiteInsightEvent is the client for interacting with the SiteInsightEvent builders.
+	SiteInsightEvent *SiteInsightEventClient
+	// SiteInsightRollup is the client for interacting with the SiteInsightRollup builders.
+	SiteInsightRollup *SiteInsightRollupClient
 	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
 	SitePublishingAuth *SitePublishingAuthClient
 	// SiteRedirect is the client for interacting with the SiteRedirect builders.
@@ -217,6 +223,8 @@ func (c *Client) init() {
 	c.ServerKey = NewServerKeyClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
+	c.SiteInsightEvent = NewSiteInsightEventClient(c.config)
+	c.SiteInsightRollup = NewSiteInsightRollupClient(c.config)
 	c.SitePublishingAuth = NewSitePublishingAuthClient(c.config)
 	c.SiteRedirect = NewSiteRedirectClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
@@ -358,6 +366,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ServerKey:             NewServerKeyClient(cfg),
 		Session:               NewSessionClient(cfg),
 		Site:                  NewSiteClient(cfg),
+		SiteInsightEvent:      NewSiteInsightEventClient(cfg),
+		SiteInsightRollup:     NewSiteInsightRollupClient(cfg),
 		SitePublishingAuth:    NewSitePublishingAuthClient(cfg),
 		SiteRedirect:          NewSiteRedirectClient(cfg),
 		SiteSection:           NewSiteSectionClient(cfg),
@@ -426,6 +436,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ServerKey:             NewServerKeyClient(cfg),
 		Session:               NewSessionClient(cfg),
 		Site:                  NewSiteClient(cfg),
+		SiteInsightEvent:      NewSiteInsightEventClient(cfg),
+		SiteInsightRollup:     NewSiteInsightRollupClient(cfg),
 		SitePublishingAuth:    NewSitePublishingAuthClient(cfg),
 		SiteRedirect:          NewSiteRedirectClient(cfg),
 		SiteSection:           NewSiteSectionClient(cfg),
@@ -476,9 +488,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
 		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
 		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
-		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
+		c.SiteInsightEvent, c.SiteInsightRollup, c.SitePublishingAuth, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
+		c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -495,9 +508,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
 		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
 		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
-		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
+		c.SiteInsightEvent, c.SiteInsightRollup, c.SitePublishingAuth, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
+		c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -576,6 +590,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Session.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
+	case *SiteInsightEventMutation:
+		return c.SiteInsightEvent.mutate(ctx, m)
+	case *SiteInsightRollupMutation:
+		return c.SiteInsightRollup.mutate(ctx, m)
 	case *SitePublishingAuthMutation:
 		return c.SitePublishingAuth.mutate(ctx, m)
 	case *SiteRedirectMutation:
@@ -6787,6 +6805,274 @@ func (c *SiteClient) mutate(ctx context.Context, m *SiteMutation) (Value, error)
 	}
 }
 
+// SiteInsightEventClient is a client for the SiteInsightEvent schema.
+type SiteInsightEventClient struct {
+	config
+}
+
+// NewSiteInsightEventClient returns a client for the SiteInsightEvent from the given config.
+func NewSiteInsightEventClient(c config) *SiteInsightEventClient {
+	return &SiteInsightEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteinsightevent.Hooks(f(g(h())))`.
+func (c *SiteInsightEventClient) Use(hooks ...Hook) {
+	c.hooks.SiteInsightEvent = append(c.hooks.SiteInsightEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteinsightevent.Intercept(f(g(h())))`.
+func (c *SiteInsightEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteInsightEvent = append(c.inters.SiteInsightEvent, interceptors...)
+}
+
+// Create returns a builder for creating a SiteInsightEvent entity.
+func (c *SiteInsightEventClient) Create() *SiteInsightEventCreate {
+	mutation := newSiteInsightEventMutation(c.config, OpCreate)
+	return &SiteInsightEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteInsightEvent entities.
+func (c *SiteInsightEventClient) CreateBulk(builders ...*SiteInsightEventCreate) *SiteInsightEventCreateBulk {
+	return &SiteInsightEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteInsightEventClient) MapCreateBulk(slice any, setFunc func(*SiteInsightEventCreate, int)) *SiteInsightEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteInsightEventCreateBulk{err: fmt.Errorf("calling to SiteInsightEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteInsightEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteInsightEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteInsightEvent.
+func (c *SiteInsightEventClient) Update() *SiteInsightEventUpdate {
+	mutation := newSiteInsightEventMutation(c.config, OpUpdate)
+	return &SiteInsightEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteInsightEventClient) UpdateOne(_m *SiteInsightEvent) *SiteInsightEventUpdateOne {
+	mutation := newSiteInsightEventMutation(c.config, OpUpdateOne, withSiteInsightEvent(_m))
+	return &SiteInsightEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteInsightEventClient) UpdateOneID(id int) *SiteInsightEventUpdateOne {
+	mutation := newSiteInsightEventMutation(c.config, OpUpdateOne, withSiteInsightEventID(id))
+	return &SiteInsightEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteInsightEvent.
+func (c *SiteInsightEventClient) Delete() *SiteInsightEventDelete {
+	mutation := newSiteInsightEventMutation(c.config, OpDelete)
+	return &SiteInsightEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteInsightEventClient) DeleteOne(_m *SiteInsightEvent) *SiteInsightEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteInsightEventClient) DeleteOneID(id int) *SiteInsightEventDeleteOne {
+	builder := c.Delete().Where(siteinsightevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteInsightEventDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteInsightEvent.
+func (c *SiteInsightEventClient) Query() *SiteInsightEventQuery {
+	return &SiteInsightEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteInsightEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteInsightEvent entity by its id.
+func (c *SiteInsightEventClient) Get(ctx context.Context, id int) (*SiteInsightEvent, error) {
+	return c.Query().Where(siteinsightevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteInsightEventClient) GetX(ctx context.Context, id int) *SiteInsightEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteInsightEventClient) Hooks() []Hook {
+	hooks := c.hooks.SiteInsightEvent
+	return append(hooks[:len(hooks):len(hooks)], siteinsightevent.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteInsightEventClient) Interceptors() []Interceptor {
+	return c.inters.SiteInsightEvent
+}
+
+func (c *SiteInsightEventClient) mutate(ctx context.Context, m *SiteInsightEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteInsightEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteInsightEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteInsightEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteInsightEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteInsightEvent mutation op: %q", m.Op())
+	}
+}
+
+// SiteInsightRollupClient is a client for the SiteInsightRollup schema.
+type SiteInsightRollupClient struct {
+	config
+}
+
+// NewSiteInsightRollupClient returns a client for the SiteInsightRollup from the given config.
+func NewSiteInsightRollupClient(c config) *SiteInsightRollupClient {
+	return &SiteInsightRollupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteinsightrollup.Hooks(f(g(h())))`.
+func (c *SiteInsightRollupClient) Use(hooks ...Hook) {
+	c.hooks.SiteInsightRollup = append(c.hooks.SiteInsightRollup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteinsightrollup.Intercept(f(g(h())))`.
+func (c *SiteInsightRollupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteInsightRollup = append(c.inters.SiteInsightRollup, interceptors...)
+}
+
+// Create returns a builder for creating a SiteInsightRollup entity.
+func (c *SiteInsightRollupClient) Create() *SiteInsightRollupCreate {
+	mutation := newSiteInsightRollupMutation(c.config, OpCreate)
+	return &SiteInsightRollupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteInsightRollup entities.
+func (c *SiteInsightRollupClient) CreateBulk(builders ...*SiteInsightRollupCreate) *SiteInsightRollupCreateBulk {
+	return &SiteInsightRollupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteInsightRollupClient) MapCreateBulk(slice any, setFunc func(*SiteInsightRollupCreate, int)) *SiteInsightRollupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteInsightRollupCreateBulk{err: fmt.Errorf("calling to SiteInsightRollupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteInsightRollupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteInsightRollupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteInsightRollup.
+func (c *SiteInsightRollupClient) Update() *SiteInsightRollupUpdate {
+	mutation := newSiteInsightRollupMutation(c.config, OpUpdate)
+	return &SiteInsightRollupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteInsightRollupClient) UpdateOne(_m *SiteInsightRollup) *SiteInsightRollupUpdateOne {
+	mutation := newSiteInsightRollupMutation(c.config, OpUpdateOne, withSiteInsightRollup(_m))
+	return &SiteInsightRollupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteInsightRollupClient) UpdateOneID(id int) *SiteInsightRollupUpdateOne {
+	mutation := newSiteInsightRollupMutation(c.config, OpUpdateOne, withSiteInsightRollupID(id))
+	return &SiteInsightRollupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteInsightRollup.
+func (c *SiteInsightRollupClient) Delete() *SiteInsightRollupDelete {
+	mutation := newSiteInsightRollupMutation(c.config, OpDelete)
+	return &SiteInsightRollupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteInsightRollupClient) DeleteOne(_m *SiteInsightRollup) *SiteInsightRollupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteInsightRollupClient) DeleteOneID(id int) *SiteInsightRollupDeleteOne {
+	builder := c.Delete().Where(siteinsightrollup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteInsightRollupDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteInsightRollup.
+func (c *SiteInsightRollupClient) Query() *SiteInsightRollupQuery {
+	return &SiteInsightRollupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteInsightRollup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteInsightRollup entity by its id.
+func (c *SiteInsightRollupClient) Get(ctx context.Context, id int) (*SiteInsightRollup, error) {
+	return c.Query().Where(siteinsightrollup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteInsightRollupClient) GetX(ctx context.Context, id int) *SiteInsightRollup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteInsightRollupClient) Hooks() []Hook {
+	hooks := c.hooks.SiteInsightRollup
+	return append(hooks[:len(hooks):len(hooks)], siteinsightrollup.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteInsightRollupClient) Interceptors() []Interceptor {
+	return c.inters.SiteInsightRollup
+}
+
+func (c *SiteInsightRollupClient) mutate(ctx context.Context, m *SiteInsightRollupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteInsightRollupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteInsightRollupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteInsightRollupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteInsightRollupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteInsightRollup mutation op: %q", m.Op())
+	}
+}
+
 // SitePublishingAuthClient is a client for the SitePublishingAuth schema.
 type SitePublishingAuthClient struct {
 	config
@@ -9343,10 +9629,10 @@ type (
 		CustomField, CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job,
 		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
-		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
-		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
-		WebhookDelivery []ent.Hook
+		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SiteInsightEvent,
+		SiteInsightRollup, SitePublishingAuth, SiteRedirect, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
+		TranslationSettings, User, Webhook, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
@@ -9354,10 +9640,10 @@ type (
 		CustomField, CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job,
 		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
-		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
-		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
-		WebhookDelivery []ent.Interceptor
+		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SiteInsightEvent,
+		SiteInsightRollup, SitePublishingAuth, SiteRedirect, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
+		TranslationSettings, User, Webhook, WebhookDelivery []ent.Interceptor
 	}
 )
 

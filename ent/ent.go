@@ -47,6 +47,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -156,6 +158,8 @@ func checkColumn(t, c string) error {
 			serverkey.Table:             serverkey.ValidColumn,
 			session.Table:               session.ValidColumn,
 			site.Table:                  site.ValidColumn,
+			siteinsightevent.Table:      siteinsightevent.ValidColumn,
+			siteinsightrollup.Table:     siteinsightrollup.ValidColumn,
 			sitepublishingauth.Table:    sitepublishingauth.ValidColumn,
 			siteredirect.Table:          siteredirect.ValidColumn,
 			sitesection.Table:           sitesection.ValidColumn,

@@ -39,6 +39,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -62,7 +64,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 49)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 51)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -824,6 +826,55 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   siteinsightevent.Table,
+			Columns: siteinsightevent.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: siteinsightevent.FieldID,
+			},
+		},
+		Type: "SiteInsightEvent",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			siteinsightevent.FieldSiteID:         {Type: field.TypeString, Column: siteinsightevent.FieldSiteID},
+			siteinsightevent.FieldCreatedAt:      {Type: field.TypeTime, Column: siteinsightevent.FieldCreatedAt},
+			siteinsightevent.FieldType:           {Type: field.TypeString, Column: siteinsightevent.FieldType},
+			siteinsightevent.FieldDisplayContext: {Type: field.TypeString, Column: siteinsightevent.FieldDisplayContext},
+			siteinsightevent.FieldURLPath:        {Type: field.TypeString, Column: siteinsightevent.FieldURLPath},
+			siteinsightevent.FieldSpaceID:        {Type: field.TypeString, Column: siteinsightevent.FieldSpaceID},
+			siteinsightevent.FieldPageID:         {Type: field.TypeString, Column: siteinsightevent.FieldPageID},
+			siteinsightevent.FieldReferrerDomain: {Type: field.TypeString, Column: siteinsightevent.FieldReferrerDomain},
+			siteinsightevent.FieldVisitor:        {Type: field.TypeString, Column: siteinsightevent.FieldVisitor},
+			siteinsightevent.FieldSearchQuery:    {Type: field.TypeString, Column: siteinsightevent.FieldSearchQuery},
+			siteinsightevent.FieldSearchResults:  {Type: field.TypeInt, Column: siteinsightevent.FieldSearchResults},
+			siteinsightevent.FieldRating:         {Type: field.TypeString, Column: siteinsightevent.FieldRating},
+			siteinsightevent.FieldComment:        {Type: field.TypeString, Column: siteinsightevent.FieldComment},
+			siteinsightevent.FieldLink:           {Type: field.TypeString, Column: siteinsightevent.FieldLink},
+			siteinsightevent.FieldLinkPosition:   {Type: field.TypeString, Column: siteinsightevent.FieldLinkPosition},
+			siteinsightevent.FieldTool:           {Type: field.TypeString, Column: siteinsightevent.FieldTool},
+		},
+	}
+	graph.Nodes[36] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   siteinsightrollup.Table,
+			Columns: siteinsightrollup.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeInt,
+				Column: siteinsightrollup.FieldID,
+			},
+		},
+		Type: "SiteInsightRollup",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			siteinsightrollup.FieldSiteID:    {Type: field.TypeString, Column: siteinsightrollup.FieldSiteID},
+			siteinsightrollup.FieldDay:       {Type: field.TypeInt, Column: siteinsightrollup.FieldDay},
+			siteinsightrollup.FieldType:      {Type: field.TypeString, Column: siteinsightrollup.FieldType},
+			siteinsightrollup.FieldDimension: {Type: field.TypeString, Column: siteinsightrollup.FieldDimension},
+			siteinsightrollup.FieldValue:     {Type: field.TypeString, Column: siteinsightrollup.FieldValue},
+			siteinsightrollup.FieldResults:   {Type: field.TypeInt, Column: siteinsightrollup.FieldResults},
+			siteinsightrollup.FieldEvents:    {Type: field.TypeInt, Column: siteinsightrollup.FieldEvents},
+		},
+	}
+	graph.Nodes[37] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitepublishingauth.Table,
 			Columns: sitepublishingauth.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -844,7 +895,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldOidcClaims:     {Type: field.TypeJSON, Column: sitepublishingauth.FieldOidcClaims},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   siteredirect.Table,
 			Columns: siteredirect.Columns,
@@ -871,7 +922,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			siteredirect.FieldDestinationURL:         {Type: field.TypeString, Column: siteredirect.FieldDestinationURL},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -896,7 +947,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -916,7 +967,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesharelink.Table,
 			Columns: sitesharelink.Columns,
@@ -936,7 +987,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -964,7 +1015,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -996,7 +1047,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   spaceblob.Table,
 			Columns: spaceblob.Columns,
@@ -1011,7 +1062,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			spaceblob.FieldBlobID:  {Type: field.TypeString, Column: spaceblob.FieldBlobID},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -1028,7 +1079,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -1047,7 +1098,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -1065,7 +1116,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1084,7 +1135,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAccessVersion: {Type: field.TypeInt64, Column: user.FieldAccessVersion},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhook.Table,
 			Columns: webhook.Columns,
@@ -1110,7 +1161,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhook.FieldDisabledReason:       {Type: field.TypeString, Column: webhook.FieldDisabledReason},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -6989,6 +7040,201 @@ func (f *SiteFilter) WhereHasSectionGroupsWith(preds ...predicate.SiteSectionGro
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SiteInsightEventQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteInsightEventQuery builder.
+func (_q *SiteInsightEventQuery) Filter() *SiteInsightEventFilter {
+	return &SiteInsightEventFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteInsightEventMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteInsightEventMutation builder.
+func (m *SiteInsightEventMutation) Filter() *SiteInsightEventFilter {
+	return &SiteInsightEventFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteInsightEventFilter provides a generic filtering capability at runtime for SiteInsightEventQuery.
+type SiteInsightEventFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteInsightEventFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *SiteInsightEventFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(siteinsightevent.FieldID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteInsightEventFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldSiteID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteInsightEventFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(siteinsightevent.FieldCreatedAt))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *SiteInsightEventFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldType))
+}
+
+// WhereDisplayContext applies the entql string predicate on the display_context field.
+func (f *SiteInsightEventFilter) WhereDisplayContext(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldDisplayContext))
+}
+
+// WhereURLPath applies the entql string predicate on the url_path field.
+func (f *SiteInsightEventFilter) WhereURLPath(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldURLPath))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *SiteInsightEventFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldSpaceID))
+}
+
+// WherePageID applies the entql string predicate on the page_id field.
+func (f *SiteInsightEventFilter) WherePageID(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldPageID))
+}
+
+// WhereReferrerDomain applies the entql string predicate on the referrer_domain field.
+func (f *SiteInsightEventFilter) WhereReferrerDomain(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldReferrerDomain))
+}
+
+// WhereVisitor applies the entql string predicate on the visitor field.
+func (f *SiteInsightEventFilter) WhereVisitor(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldVisitor))
+}
+
+// WhereSearchQuery applies the entql string predicate on the search_query field.
+func (f *SiteInsightEventFilter) WhereSearchQuery(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldSearchQuery))
+}
+
+// WhereSearchResults applies the entql int predicate on the search_results field.
+func (f *SiteInsightEventFilter) WhereSearchResults(p entql.IntP) {
+	f.Where(p.Field(siteinsightevent.FieldSearchResults))
+}
+
+// WhereRating applies the entql string predicate on the rating field.
+func (f *SiteInsightEventFilter) WhereRating(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldRating))
+}
+
+// WhereComment applies the entql string predicate on the comment field.
+func (f *SiteInsightEventFilter) WhereComment(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldComment))
+}
+
+// WhereLink applies the entql string predicate on the link field.
+func (f *SiteInsightEventFilter) WhereLink(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldLink))
+}
+
+// WhereLinkPosition applies the entql string predicate on the link_position field.
+func (f *SiteInsightEventFilter) WhereLinkPosition(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldLinkPosition))
+}
+
+// WhereTool applies the entql string predicate on the tool field.
+func (f *SiteInsightEventFilter) WhereTool(p entql.StringP) {
+	f.Where(p.Field(siteinsightevent.FieldTool))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SiteInsightRollupQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteInsightRollupQuery builder.
+func (_q *SiteInsightRollupQuery) Filter() *SiteInsightRollupFilter {
+	return &SiteInsightRollupFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteInsightRollupMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteInsightRollupMutation builder.
+func (m *SiteInsightRollupMutation) Filter() *SiteInsightRollupFilter {
+	return &SiteInsightRollupFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteInsightRollupFilter provides a generic filtering capability at runtime for SiteInsightRollupQuery.
+type SiteInsightRollupFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteInsightRollupFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql int predicate on the id field.
+func (f *SiteInsightRollupFilter) WhereID(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteInsightRollupFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldSiteID))
+}
+
+// WhereDay applies the entql int predicate on the day field.
+func (f *SiteInsightRollupFilter) WhereDay(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldDay))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *SiteInsightRollupFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldType))
+}
+
+// WhereDimension applies the entql string predicate on the dimension field.
+func (f *SiteInsightRollupFilter) WhereDimension(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldDimension))
+}
+
+// WhereValue applies the entql string predicate on the value field.
+func (f *SiteInsightRollupFilter) WhereValue(p entql.StringP) {
+	f.Where(p.Field(siteinsightrollup.FieldValue))
+}
+
+// WhereResults applies the entql int predicate on the results field.
+func (f *SiteInsightRollupFilter) WhereResults(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldResults))
+}
+
+// WhereEvents applies the entql int predicate on the events field.
+func (f *SiteInsightRollupFilter) WhereEvents(p entql.IntP) {
+	f.Where(p.Field(siteinsightrollup.FieldEvents))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *SitePublishingAuthQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7017,7 +7263,7 @@ type SitePublishingAuthFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SitePublishingAuthFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7144,7 +7390,7 @@ type SiteRedirectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteRedirectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7310,7 +7556,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7466,7 +7712,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7583,7 +7829,7 @@ type SiteShareLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteShareLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7686,7 +7932,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7857,7 +8103,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8118,7 +8364,7 @@ type SpaceBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8182,7 +8428,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8270,7 +8516,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8382,7 +8628,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8461,7 +8707,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8559,7 +8805,7 @@ type WebhookFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8692,7 +8938,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -48,6 +48,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -109,6 +111,8 @@ const (
 	TypeServerKey             = "ServerKey"
 	TypeSession               = "Session"
 	TypeSite                  = "Site"
+	TypeSiteInsightEvent      = "SiteInsightEvent"
+	TypeSiteInsightRollup     = "SiteInsightRollup"
 	TypeSitePublishingAuth    = "SitePublishingAuth"
 	TypeSiteRedirect          = "SiteRedirect"
 	TypeSiteSection           = "SiteSection"
@@ -33761,6 +33765,1953 @@ func (m *SiteMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Site edge %s", name)
+}
+
+// SiteInsightEventMutation represents an operation that mutates the SiteInsightEvent nodes in the graph.
+type SiteInsightEventMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	site_id           *string
+	created_at        *time.Time
+	_type             *string
+	display_context   *string
+	url_path          *string
+	space_id          *string
+	page_id           *string
+	referrer_domain   *string
+	visitor           *string
+	search_query      *string
+	search_results    *int
+	addsearch_results *int
+	rating            *string
+	comment           *string
+	link              *string
+	link_position     *string
+	tool              *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*SiteInsightEvent, error)
+	predicates        []predicate.SiteInsightEvent
+}
+
+var _ ent.Mutation = (*SiteInsightEventMutation)(nil)
+
+// siteinsighteventOption allows management of the mutation configuration using functional options.
+type siteinsighteventOption func(*SiteInsightEventMutation)
+
+// newSiteInsightEventMutation creates new mutation for the SiteInsightEvent entity.
+func newSiteInsightEventMutation(c config, op Op, opts ...siteinsighteventOption) *SiteInsightEventMutation {
+	m := &SiteInsightEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteInsightEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteInsightEventID sets the ID field of the mutation.
+func withSiteInsightEventID(id int) siteinsighteventOption {
+	return func(m *SiteInsightEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteInsightEvent
+		)
+		m.oldValue = func(ctx context.Context) (*SiteInsightEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteInsightEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteInsightEvent sets the old SiteInsightEvent of the mutation.
+func withSiteInsightEvent(node *SiteInsightEvent) siteinsighteventOption {
+	return func(m *SiteInsightEventMutation) {
+		m.oldValue = func(context.Context) (*SiteInsightEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteInsightEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteInsightEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteInsightEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteInsightEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteInsightEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteInsightEventMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteInsightEventMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteInsightEventMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteInsightEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteInsightEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteInsightEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteInsightEventMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteInsightEventMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteInsightEventMutation) ResetType() {
+	m._type = nil
+}
+
+// SetDisplayContext sets the "display_context" field.
+func (m *SiteInsightEventMutation) SetDisplayContext(s string) {
+	m.display_context = &s
+}
+
+// DisplayContext returns the value of the "display_context" field in the mutation.
+func (m *SiteInsightEventMutation) DisplayContext() (r string, exists bool) {
+	v := m.display_context
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisplayContext returns the old "display_context" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldDisplayContext(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisplayContext is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisplayContext requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisplayContext: %w", err)
+	}
+	return oldValue.DisplayContext, nil
+}
+
+// ResetDisplayContext resets all changes to the "display_context" field.
+func (m *SiteInsightEventMutation) ResetDisplayContext() {
+	m.display_context = nil
+}
+
+// SetURLPath sets the "url_path" field.
+func (m *SiteInsightEventMutation) SetURLPath(s string) {
+	m.url_path = &s
+}
+
+// URLPath returns the value of the "url_path" field in the mutation.
+func (m *SiteInsightEventMutation) URLPath() (r string, exists bool) {
+	v := m.url_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURLPath returns the old "url_path" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldURLPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURLPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURLPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURLPath: %w", err)
+	}
+	return oldValue.URLPath, nil
+}
+
+// ResetURLPath resets all changes to the "url_path" field.
+func (m *SiteInsightEventMutation) ResetURLPath() {
+	m.url_path = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *SiteInsightEventMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *SiteInsightEventMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *SiteInsightEventMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *SiteInsightEventMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *SiteInsightEventMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldPageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *SiteInsightEventMutation) ResetPageID() {
+	m.page_id = nil
+}
+
+// SetReferrerDomain sets the "referrer_domain" field.
+func (m *SiteInsightEventMutation) SetReferrerDomain(s string) {
+	m.referrer_domain = &s
+}
+
+// ReferrerDomain returns the value of the "referrer_domain" field in the mutation.
+func (m *SiteInsightEventMutation) ReferrerDomain() (r string, exists bool) {
+	v := m.referrer_domain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReferrerDomain returns the old "referrer_domain" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldReferrerDomain(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReferrerDomain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReferrerDomain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReferrerDomain: %w", err)
+	}
+	return oldValue.ReferrerDomain, nil
+}
+
+// ResetReferrerDomain resets all changes to the "referrer_domain" field.
+func (m *SiteInsightEventMutation) ResetReferrerDomain() {
+	m.referrer_domain = nil
+}
+
+// SetVisitor sets the "visitor" field.
+func (m *SiteInsightEventMutation) SetVisitor(s string) {
+	m.visitor = &s
+}
+
+// Visitor returns the value of the "visitor" field in the mutation.
+func (m *SiteInsightEventMutation) Visitor() (r string, exists bool) {
+	v := m.visitor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitor returns the old "visitor" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldVisitor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitor: %w", err)
+	}
+	return oldValue.Visitor, nil
+}
+
+// ResetVisitor resets all changes to the "visitor" field.
+func (m *SiteInsightEventMutation) ResetVisitor() {
+	m.visitor = nil
+}
+
+// SetSearchQuery sets the "search_query" field.
+func (m *SiteInsightEventMutation) SetSearchQuery(s string) {
+	m.search_query = &s
+}
+
+// SearchQuery returns the value of the "search_query" field in the mutation.
+func (m *SiteInsightEventMutation) SearchQuery() (r string, exists bool) {
+	v := m.search_query
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchQuery returns the old "search_query" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldSearchQuery(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchQuery is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchQuery requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchQuery: %w", err)
+	}
+	return oldValue.SearchQuery, nil
+}
+
+// ResetSearchQuery resets all changes to the "search_query" field.
+func (m *SiteInsightEventMutation) ResetSearchQuery() {
+	m.search_query = nil
+}
+
+// SetSearchResults sets the "search_results" field.
+func (m *SiteInsightEventMutation) SetSearchResults(i int) {
+	m.search_results = &i
+	m.addsearch_results = nil
+}
+
+// SearchResults returns the value of the "search_results" field in the mutation.
+func (m *SiteInsightEventMutation) SearchResults() (r int, exists bool) {
+	v := m.search_results
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchResults returns the old "search_results" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldSearchResults(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchResults is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchResults requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchResults: %w", err)
+	}
+	return oldValue.SearchResults, nil
+}
+
+// AddSearchResults adds i to the "search_results" field.
+func (m *SiteInsightEventMutation) AddSearchResults(i int) {
+	if m.addsearch_results != nil {
+		*m.addsearch_results += i
+	} else {
+		m.addsearch_results = &i
+	}
+}
+
+// AddedSearchResults returns the value that was added to the "search_results" field in this mutation.
+func (m *SiteInsightEventMutation) AddedSearchResults() (r int, exists bool) {
+	v := m.addsearch_results
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSearchResults clears the value of the "search_results" field.
+func (m *SiteInsightEventMutation) ClearSearchResults() {
+	m.search_results = nil
+	m.addsearch_results = nil
+	m.clearedFields[siteinsightevent.FieldSearchResults] = struct{}{}
+}
+
+// SearchResultsCleared returns if the "search_results" field was cleared in this mutation.
+func (m *SiteInsightEventMutation) SearchResultsCleared() bool {
+	_, ok := m.clearedFields[siteinsightevent.FieldSearchResults]
+	return ok
+}
+
+// ResetSearchResults resets all changes to the "search_results" field.
+func (m *SiteInsightEventMutation) ResetSearchResults() {
+	m.search_results = nil
+	m.addsearch_results = nil
+	delete(m.clearedFields, siteinsightevent.FieldSearchResults)
+}
+
+// SetRating sets the "rating" field.
+func (m *SiteInsightEventMutation) SetRating(s string) {
+	m.rating = &s
+}
+
+// Rating returns the value of the "rating" field in the mutation.
+func (m *SiteInsightEventMutation) Rating() (r string, exists bool) {
+	v := m.rating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRating returns the old "rating" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldRating(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRating is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRating requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRating: %w", err)
+	}
+	return oldValue.Rating, nil
+}
+
+// ResetRating resets all changes to the "rating" field.
+func (m *SiteInsightEventMutation) ResetRating() {
+	m.rating = nil
+}
+
+// SetComment sets the "comment" field.
+func (m *SiteInsightEventMutation) SetComment(s string) {
+	m.comment = &s
+}
+
+// Comment returns the value of the "comment" field in the mutation.
+func (m *SiteInsightEventMutation) Comment() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComment returns the old "comment" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldComment(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComment is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComment requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComment: %w", err)
+	}
+	return oldValue.Comment, nil
+}
+
+// ResetComment resets all changes to the "comment" field.
+func (m *SiteInsightEventMutation) ResetComment() {
+	m.comment = nil
+}
+
+// SetLink sets the "link" field.
+func (m *SiteInsightEventMutation) SetLink(s string) {
+	m.link = &s
+}
+
+// Link returns the value of the "link" field in the mutation.
+func (m *SiteInsightEventMutation) Link() (r string, exists bool) {
+	v := m.link
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLink returns the old "link" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldLink(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLink is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLink requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLink: %w", err)
+	}
+	return oldValue.Link, nil
+}
+
+// ResetLink resets all changes to the "link" field.
+func (m *SiteInsightEventMutation) ResetLink() {
+	m.link = nil
+}
+
+// SetLinkPosition sets the "link_position" field.
+func (m *SiteInsightEventMutation) SetLinkPosition(s string) {
+	m.link_position = &s
+}
+
+// LinkPosition returns the value of the "link_position" field in the mutation.
+func (m *SiteInsightEventMutation) LinkPosition() (r string, exists bool) {
+	v := m.link_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkPosition returns the old "link_position" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldLinkPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkPosition: %w", err)
+	}
+	return oldValue.LinkPosition, nil
+}
+
+// ResetLinkPosition resets all changes to the "link_position" field.
+func (m *SiteInsightEventMutation) ResetLinkPosition() {
+	m.link_position = nil
+}
+
+// SetTool sets the "tool" field.
+func (m *SiteInsightEventMutation) SetTool(s string) {
+	m.tool = &s
+}
+
+// Tool returns the value of the "tool" field in the mutation.
+func (m *SiteInsightEventMutation) Tool() (r string, exists bool) {
+	v := m.tool
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTool returns the old "tool" field's value of the SiteInsightEvent entity.
+// If the SiteInsightEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightEventMutation) OldTool(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTool is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTool requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTool: %w", err)
+	}
+	return oldValue.Tool, nil
+}
+
+// ResetTool resets all changes to the "tool" field.
+func (m *SiteInsightEventMutation) ResetTool() {
+	m.tool = nil
+}
+
+// Where appends a list predicates to the SiteInsightEventMutation builder.
+func (m *SiteInsightEventMutation) Where(ps ...predicate.SiteInsightEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteInsightEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteInsightEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteInsightEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteInsightEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteInsightEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteInsightEvent).
+func (m *SiteInsightEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteInsightEventMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.site_id != nil {
+		fields = append(fields, siteinsightevent.FieldSiteID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, siteinsightevent.FieldCreatedAt)
+	}
+	if m._type != nil {
+		fields = append(fields, siteinsightevent.FieldType)
+	}
+	if m.display_context != nil {
+		fields = append(fields, siteinsightevent.FieldDisplayContext)
+	}
+	if m.url_path != nil {
+		fields = append(fields, siteinsightevent.FieldURLPath)
+	}
+	if m.space_id != nil {
+		fields = append(fields, siteinsightevent.FieldSpaceID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, siteinsightevent.FieldPageID)
+	}
+	if m.referrer_domain != nil {
+		fields = append(fields, siteinsightevent.FieldReferrerDomain)
+	}
+	if m.visitor != nil {
+		fields = append(fields, siteinsightevent.FieldVisitor)
+	}
+	if m.search_query != nil {
+		fields = append(fields, siteinsightevent.FieldSearchQuery)
+	}
+	if m.search_results != nil {
+		fields = append(fields, siteinsightevent.FieldSearchResults)
+	}
+	if m.rating != nil {
+		fields = append(fields, siteinsightevent.FieldRating)
+	}
+	if m.comment != nil {
+		fields = append(fields, siteinsightevent.FieldComment)
+	}
+	if m.link != nil {
+		fields = append(fields, siteinsightevent.FieldLink)
+	}
+	if m.link_position != nil {
+		fields = append(fields, siteinsightevent.FieldLinkPosition)
+	}
+	if m.tool != nil {
+		fields = append(fields, siteinsightevent.FieldTool)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteInsightEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case siteinsightevent.FieldSiteID:
+		return m.SiteID()
+	case siteinsightevent.FieldCreatedAt:
+		return m.CreatedAt()
+	case siteinsightevent.FieldType:
+		return m.GetType()
+	case siteinsightevent.FieldDisplayContext:
+		return m.DisplayContext()
+	case siteinsightevent.FieldURLPath:
+		return m.URLPath()
+	case siteinsightevent.FieldSpaceID:
+		return m.SpaceID()
+	case siteinsightevent.FieldPageID:
+		return m.PageID()
+	case siteinsightevent.FieldReferrerDomain:
+		return m.ReferrerDomain()
+	case siteinsightevent.FieldVisitor:
+		return m.Visitor()
+	case siteinsightevent.FieldSearchQuery:
+		return m.SearchQuery()
+	case siteinsightevent.FieldSearchResults:
+		return m.SearchResults()
+	case siteinsightevent.FieldRating:
+		return m.Rating()
+	case siteinsightevent.FieldComment:
+		return m.Comment()
+	case siteinsightevent.FieldLink:
+		return m.Link()
+	case siteinsightevent.FieldLinkPosition:
+		return m.LinkPosition()
+	case siteinsightevent.FieldTool:
+		return m.Tool()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteInsightEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case siteinsightevent.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case siteinsightevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case siteinsightevent.FieldType:
+		return m.OldType(ctx)
+	case siteinsightevent.FieldDisplayContext:
+		return m.OldDisplayContext(ctx)
+	case siteinsightevent.FieldURLPath:
+		return m.OldURLPath(ctx)
+	case siteinsightevent.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case siteinsightevent.FieldPageID:
+		return m.OldPageID(ctx)
+	case siteinsightevent.FieldReferrerDomain:
+		return m.OldReferrerDomain(ctx)
+	case siteinsightevent.FieldVisitor:
+		return m.OldVisitor(ctx)
+	case siteinsightevent.FieldSearchQuery:
+		return m.OldSearchQuery(ctx)
+	case siteinsightevent.FieldSearchResults:
+		return m.OldSearchResults(ctx)
+	case siteinsightevent.FieldRating:
+		return m.OldRating(ctx)
+	case siteinsightevent.FieldComment:
+		return m.OldComment(ctx)
+	case siteinsightevent.FieldLink:
+		return m.OldLink(ctx)
+	case siteinsightevent.FieldLinkPosition:
+		return m.OldLinkPosition(ctx)
+	case siteinsightevent.FieldTool:
+		return m.OldTool(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteInsightEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteInsightEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case siteinsightevent.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case siteinsightevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case siteinsightevent.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case siteinsightevent.FieldDisplayContext:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisplayContext(v)
+		return nil
+	case siteinsightevent.FieldURLPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURLPath(v)
+		return nil
+	case siteinsightevent.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case siteinsightevent.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case siteinsightevent.FieldReferrerDomain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReferrerDomain(v)
+		return nil
+	case siteinsightevent.FieldVisitor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitor(v)
+		return nil
+	case siteinsightevent.FieldSearchQuery:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchQuery(v)
+		return nil
+	case siteinsightevent.FieldSearchResults:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchResults(v)
+		return nil
+	case siteinsightevent.FieldRating:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRating(v)
+		return nil
+	case siteinsightevent.FieldComment:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComment(v)
+		return nil
+	case siteinsightevent.FieldLink:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLink(v)
+		return nil
+	case siteinsightevent.FieldLinkPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkPosition(v)
+		return nil
+	case siteinsightevent.FieldTool:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTool(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteInsightEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addsearch_results != nil {
+		fields = append(fields, siteinsightevent.FieldSearchResults)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteInsightEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case siteinsightevent.FieldSearchResults:
+		return m.AddedSearchResults()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteInsightEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case siteinsightevent.FieldSearchResults:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSearchResults(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteInsightEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(siteinsightevent.FieldSearchResults) {
+		fields = append(fields, siteinsightevent.FieldSearchResults)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteInsightEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteInsightEventMutation) ClearField(name string) error {
+	switch name {
+	case siteinsightevent.FieldSearchResults:
+		m.ClearSearchResults()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteInsightEventMutation) ResetField(name string) error {
+	switch name {
+	case siteinsightevent.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case siteinsightevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case siteinsightevent.FieldType:
+		m.ResetType()
+		return nil
+	case siteinsightevent.FieldDisplayContext:
+		m.ResetDisplayContext()
+		return nil
+	case siteinsightevent.FieldURLPath:
+		m.ResetURLPath()
+		return nil
+	case siteinsightevent.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case siteinsightevent.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case siteinsightevent.FieldReferrerDomain:
+		m.ResetReferrerDomain()
+		return nil
+	case siteinsightevent.FieldVisitor:
+		m.ResetVisitor()
+		return nil
+	case siteinsightevent.FieldSearchQuery:
+		m.ResetSearchQuery()
+		return nil
+	case siteinsightevent.FieldSearchResults:
+		m.ResetSearchResults()
+		return nil
+	case siteinsightevent.FieldRating:
+		m.ResetRating()
+		return nil
+	case siteinsightevent.FieldComment:
+		m.ResetComment()
+		return nil
+	case siteinsightevent.FieldLink:
+		m.ResetLink()
+		return nil
+	case siteinsightevent.FieldLinkPosition:
+		m.ResetLinkPosition()
+		return nil
+	case siteinsightevent.FieldTool:
+		m.ResetTool()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteInsightEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteInsightEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteInsightEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteInsightEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteInsightEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteInsightEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteInsightEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteInsightEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteInsightEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteInsightEvent edge %s", name)
+}
+
+// SiteInsightRollupMutation represents an operation that mutates the SiteInsightRollup nodes in the graph.
+type SiteInsightRollupMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	site_id       *string
+	day           *int
+	addday        *int
+	_type         *string
+	dimension     *string
+	value         *string
+	results       *int
+	addresults    *int
+	events        *int
+	addevents     *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteInsightRollup, error)
+	predicates    []predicate.SiteInsightRollup
+}
+
+var _ ent.Mutation = (*SiteInsightRollupMutation)(nil)
+
+// siteinsightrollupOption allows management of the mutation configuration using functional options.
+type siteinsightrollupOption func(*SiteInsightRollupMutation)
+
+// newSiteInsightRollupMutation creates new mutation for the SiteInsightRollup entity.
+func newSiteInsightRollupMutation(c config, op Op, opts ...siteinsightrollupOption) *SiteInsightRollupMutation {
+	m := &SiteInsightRollupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteInsightRollup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteInsightRollupID sets the ID field of the mutation.
+func withSiteInsightRollupID(id int) siteinsightrollupOption {
+	return func(m *SiteInsightRollupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteInsightRollup
+		)
+		m.oldValue = func(ctx context.Context) (*SiteInsightRollup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteInsightRollup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteInsightRollup sets the old SiteInsightRollup of the mutation.
+func withSiteInsightRollup(node *SiteInsightRollup) siteinsightrollupOption {
+	return func(m *SiteInsightRollupMutation) {
+		m.oldValue = func(context.Context) (*SiteInsightRollup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteInsightRollupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteInsightRollupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteInsightRollupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteInsightRollupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteInsightRollup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteInsightRollupMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteInsightRollupMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteInsightRollupMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetDay sets the "day" field.
+func (m *SiteInsightRollupMutation) SetDay(i int) {
+	m.day = &i
+	m.addday = nil
+}
+
+// Day returns the value of the "day" field in the mutation.
+func (m *SiteInsightRollupMutation) Day() (r int, exists bool) {
+	v := m.day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDay returns the old "day" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldDay(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDay: %w", err)
+	}
+	return oldValue.Day, nil
+}
+
+// AddDay adds i to the "day" field.
+func (m *SiteInsightRollupMutation) AddDay(i int) {
+	if m.addday != nil {
+		*m.addday += i
+	} else {
+		m.addday = &i
+	}
+}
+
+// AddedDay returns the value that was added to the "day" field in this mutation.
+func (m *SiteInsightRollupMutation) AddedDay() (r int, exists bool) {
+	v := m.addday
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDay resets all changes to the "day" field.
+func (m *SiteInsightRollupMutation) ResetDay() {
+	m.day = nil
+	m.addday = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteInsightRollupMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteInsightRollupMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteInsightRollupMutation) ResetType() {
+	m._type = nil
+}
+
+// SetDimension sets the "dimension" field.
+func (m *SiteInsightRollupMutation) SetDimension(s string) {
+	m.dimension = &s
+}
+
+// Dimension returns the value of the "dimension" field in the mutation.
+func (m *SiteInsightRollupMutation) Dimension() (r string, exists bool) {
+	v := m.dimension
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDimension returns the old "dimension" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldDimension(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDimension is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDimension requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDimension: %w", err)
+	}
+	return oldValue.Dimension, nil
+}
+
+// ResetDimension resets all changes to the "dimension" field.
+func (m *SiteInsightRollupMutation) ResetDimension() {
+	m.dimension = nil
+}
+
+// SetValue sets the "value" field.
+func (m *SiteInsightRollupMutation) SetValue(s string) {
+	m.value = &s
+}
+
+// Value returns the value of the "value" field in the mutation.
+func (m *SiteInsightRollupMutation) Value() (r string, exists bool) {
+	v := m.value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValue returns the old "value" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldValue(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValue: %w", err)
+	}
+	return oldValue.Value, nil
+}
+
+// ResetValue resets all changes to the "value" field.
+func (m *SiteInsightRollupMutation) ResetValue() {
+	m.value = nil
+}
+
+// SetResults sets the "results" field.
+func (m *SiteInsightRollupMutation) SetResults(i int) {
+	m.results = &i
+	m.addresults = nil
+}
+
+// Results returns the value of the "results" field in the mutation.
+func (m *SiteInsightRollupMutation) Results() (r int, exists bool) {
+	v := m.results
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResults returns the old "results" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldResults(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResults is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResults requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResults: %w", err)
+	}
+	return oldValue.Results, nil
+}
+
+// AddResults adds i to the "results" field.
+func (m *SiteInsightRollupMutation) AddResults(i int) {
+	if m.addresults != nil {
+		*m.addresults += i
+	} else {
+		m.addresults = &i
+	}
+}
+
+// AddedResults returns the value that was added to the "results" field in this mutation.
+func (m *SiteInsightRollupMutation) AddedResults() (r int, exists bool) {
+	v := m.addresults
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetResults resets all changes to the "results" field.
+func (m *SiteInsightRollupMutation) ResetResults() {
+	m.results = nil
+	m.addresults = nil
+}
+
+// SetEvents sets the "events" field.
+func (m *SiteInsightRollupMutation) SetEvents(i int) {
+	m.events = &i
+	m.addevents = nil
+}
+
+// Events returns the value of the "events" field in the mutation.
+func (m *SiteInsightRollupMutation) Events() (r int, exists bool) {
+	v := m.events
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvents returns the old "events" field's value of the SiteInsightRollup entity.
+// If the SiteInsightRollup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightRollupMutation) OldEvents(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvents: %w", err)
+	}
+	return oldValue.Events, nil
+}
+
+// AddEvents adds i to the "events" field.
+func (m *SiteInsightRollupMutation) AddEvents(i int) {
+	if m.addevents != nil {
+		*m.addevents += i
+	} else {
+		m.addevents = &i
+	}
+}
+
+// AddedEvents returns the value that was added to the "events" field in this mutation.
+func (m *SiteInsightRollupMutation) AddedEvents() (r int, exists bool) {
+	v := m.addevents
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEvents resets all changes to the "events" field.
+func (m *SiteInsightRollupMutation) ResetEvents() {
+	m.events = nil
+	m.addevents = nil
+}
+
+// Where appends a list predicates to the SiteInsightRollupMutation builder.
+func (m *SiteInsightRollupMutation) Where(ps ...predicate.SiteInsightRollup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteInsightRollupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteInsightRollupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteInsightRollup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteInsightRollupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteInsightRollupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteInsightRollup).
+func (m *SiteInsightRollupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteInsightRollupMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.site_id != nil {
+		fields = append(fields, siteinsightrollup.FieldSiteID)
+	}
+	if m.day != nil {
+		fields = append(fields, siteinsightrollup.FieldDay)
+	}
+	if m._type != nil {
+		fields = append(fields, siteinsightrollup.FieldType)
+	}
+	if m.dimension != nil {
+		fields = append(fields, siteinsightrollup.FieldDimension)
+	}
+	if m.value != nil {
+		fields = append(fields, siteinsightrollup.FieldValue)
+	}
+	if m.results != nil {
+		fields = append(fields, siteinsightrollup.FieldResults)
+	}
+	if m.events != nil {
+		fields = append(fields, siteinsightrollup.FieldEvents)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteInsightRollupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case siteinsightrollup.FieldSiteID:
+		return m.SiteID()
+	case siteinsightrollup.FieldDay:
+		return m.Day()
+	case siteinsightrollup.FieldType:
+		return m.GetType()
+	case siteinsightrollup.FieldDimension:
+		return m.Dimension()
+	case siteinsightrollup.FieldValue:
+		return m.Value()
+	case siteinsightrollup.FieldResults:
+		return m.Results()
+	case siteinsightrollup.FieldEvents:
+		return m.Events()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteInsightRollupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case siteinsightrollup.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case siteinsightrollup.FieldDay:
+		return m.OldDay(ctx)
+	case siteinsightrollup.FieldType:
+		return m.OldType(ctx)
+	case siteinsightrollup.FieldDimension:
+		return m.OldDimension(ctx)
+	case siteinsightrollup.FieldValue:
+		return m.OldValue(ctx)
+	case siteinsightrollup.FieldResults:
+		return m.OldResults(ctx)
+	case siteinsightrollup.FieldEvents:
+		return m.OldEvents(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteInsightRollup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteInsightRollupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case siteinsightrollup.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case siteinsightrollup.FieldDay:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDay(v)
+		return nil
+	case siteinsightrollup.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case siteinsightrollup.FieldDimension:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDimension(v)
+		return nil
+	case siteinsightrollup.FieldValue:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValue(v)
+		return nil
+	case siteinsightrollup.FieldResults:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResults(v)
+		return nil
+	case siteinsightrollup.FieldEvents:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvents(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightRollup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteInsightRollupMutation) AddedFields() []string {
+	var fields []string
+	if m.addday != nil {
+		fields = append(fields, siteinsightrollup.FieldDay)
+	}
+	if m.addresults != nil {
+		fields = append(fields, siteinsightrollup.FieldResults)
+	}
+	if m.addevents != nil {
+		fields = append(fields, siteinsightrollup.FieldEvents)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteInsightRollupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case siteinsightrollup.FieldDay:
+		return m.AddedDay()
+	case siteinsightrollup.FieldResults:
+		return m.AddedResults()
+	case siteinsightrollup.FieldEvents:
+		return m.AddedEvents()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteInsightRollupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case siteinsightrollup.FieldDay:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDay(v)
+		return nil
+	case siteinsightrollup.FieldResults:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResults(v)
+		return nil
+	case siteinsightrollup.FieldEvents:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEvents(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightRollup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteInsightRollupMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteInsightRollupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteInsightRollupMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SiteInsightRollup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteInsightRollupMutation) ResetField(name string) error {
+	switch name {
+	case siteinsightrollup.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case siteinsightrollup.FieldDay:
+		m.ResetDay()
+		return nil
+	case siteinsightrollup.FieldType:
+		m.ResetType()
+		return nil
+	case siteinsightrollup.FieldDimension:
+		m.ResetDimension()
+		return nil
+	case siteinsightrollup.FieldValue:
+		m.ResetValue()
+		return nil
+	case siteinsightrollup.FieldResults:
+		m.ResetResults()
+		return nil
+	case siteinsightrollup.FieldEvents:
+		m.ResetEvents()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightRollup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteInsightRollupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteInsightRollupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteInsightRollupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteInsightRollupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteInsightRollupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteInsightRollupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteInsightRollupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteInsightRollup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteInsightRollupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteInsightRollup edge %s", name)
 }
 
 // SitePublishingAuthMutation represents an operation that mutates the SitePublishingAuth nodes in the graph.

@@ -84,6 +84,10 @@ type Tx struct {
 	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SiteInsightEvent is the client for interacting with the SiteInsightEvent builders.
+	SiteInsightEvent *SiteInsightEventClient
+	// SiteInsightRollup is the client for interacting with the SiteInsightRollup builders.
+	SiteInsightRollup *SiteInsightRollupClient
 	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
 	SitePublishingAuth *SitePublishingAuthClient
 	// SiteRedirect is the client for interacting with the SiteRedirect builders.
@@ -278,6 +282,8 @@ func (tx *Tx) init() {
 	tx.ServerKey = NewServerKeyClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
+	tx.SiteInsightEvent = NewSiteInsightEventClient(tx.config)
+	tx.SiteInsightRollup = NewSiteInsightRollupClient(tx.config)
 	tx.SitePublishingAuth = NewSitePublishingAuthClient(tx.config)
 	tx.SiteRedirect = NewSiteRedirectClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/readcache"
@@ -50,6 +51,8 @@ type Resolver struct {
 	// Feed hands the events every process commits to this process's subscriptions (nil: none
 	// are served).
 	Feed *events.Feed
+	// Insights records readers' events on published sites (nil: none are recorded).
+	Insights *insights.Recorder
 
 	subscriptions *subscriptionSlots // set by NewHandler
 

@@ -165,6 +165,7 @@ func locked[In, Out any](m *mcpSite, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHand
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		m.mu.Lock()
 		defer m.mu.Unlock()
+		m.s.recordToolCall(req.Params.Name)
 		res, out, err := h(ctx, req, in)
 		return res, out, toolError(ctx, err)
 	}

@@ -36,6 +36,7 @@ type pageView struct {
 	Prev, Next                               *link
 	Updated                                  time.Time
 	Markdown                                 string // URL of the page's Markdown
+	Feedback                                 string // where the page's feedback form posts; "" for none
 	SearchURL                                string // where the search box sends its query
 	MaxQuery                                 int    // the longest query search takes
 	Search                                   *searchView
@@ -74,9 +75,11 @@ type navItem struct {
 }
 
 type errorView struct {
-	Status int
+	Status int // 0 for an answer that is no error
 	Text   string
 	Retry  string // where to start again (a site's sign-in); "": the page is not there
+	Detail string // what went wrong, when not that the page is missing
+	Back   string // the page to go back to
 }
 
 // servePage answers a page of the site, as HTML or (path ending in .md) as Markdown.
@@ -110,6 +113,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, req, err)
 		return
 	}
+	s.recordView(req, path, loc, p, asMarkdown)
 	// The page changes with the versions of the specs it shows and what the reader's claims decide.
 	shows := path + specs.Key() + decided
 	if asMarkdown {
@@ -221,6 +225,7 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 		NoIndex: s.visit.Site.Visibility != "public" || p.NoIndex,
 		Body:    rendered.Body, Outline: outline(rendered.Headings), Updated: p.UpdatedAt,
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
+		Feedback: strings.TrimSuffix(url, "/") + "/" + feedbackSegment,
 	}
 	if loc.pagePath == "" || url == s.siteSpaceURL(loc.section, loc.siteSpace) {
 		v.Markdown = s.markdownURL(loc, content.Tree, p)

@@ -53,6 +53,7 @@ func (h *Handler) Routes(r chi.Router) {
 	r.Get("/sites/{site}/*", h.serve)
 	r.Post("/sites/{site}/"+mcpPath, func(w http.ResponseWriter, req *http.Request) { h.serveAt(w, req, mcpPath) })
 	r.Post("/sites/{site}/"+signOutPath, func(w http.ResponseWriter, req *http.Request) { h.serveAt(w, req, signOutPath) })
+	r.Post("/sites/{site}/*", h.serve) // page feedback (…/~feedback); every other path refuses a POST
 }
 
 // serve answers one request to a published site under /sites/.
@@ -97,6 +98,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 		h.reads.Serve(w, tracked, readcache.KeyOf(readcache.SiteHost, tracked, nil),
 			func(a *readcache.Answer) {
 				observe.SetRoute(tracked.Context(), observe.RouteSiteHost)
+				a.Repeat(tracked.Context())
 				a.Replay(w)
 			},
 			func(w http.ResponseWriter) string {
@@ -172,6 +174,10 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 	}
 	s := &siteView{h: h, ctx: ctx, visit: visit, base: base, origin: h.originOf(req, base), readerQuery: readerQuery(req)}
 	rest = strings.Trim(rest, "/")
+	if req.Method == http.MethodPost && rest != mcpPath {
+		s.serveFeedback(w, req, rest)
+		return
+	}
 	switch rest {
 	case "robots.txt":
 		s.serveRobots(w)

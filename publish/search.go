@@ -39,6 +39,7 @@ func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc loc
 			s.h.fail(w, req, err)
 			return
 		}
+		s.recordSearch(req, q, v.Search)
 	}
 	s.writeHTML(w, v)
 }

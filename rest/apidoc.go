@@ -98,6 +98,9 @@ var operations = []apidoc.Operation{
 	{Route: "PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema", ID: "updateSiteAdaptiveSchema", Tag: "sites", Summary: "Update site adaptive schema", Status: 200, Request: typeOf[updateSiteAdaptiveSchemaBody](), Required: []string{"jsonSchema"}, Response: typeOf[AdaptiveSchema]()},
 	{Route: "GET /orgs/{organizationId}/sites/{siteId}/customization", ID: "getSiteCustomizationById", Tag: "site-customization", Summary: "Get site customization", Status: 200, Response: typeOf[map[string]any]()},
 	{Route: "PUT /orgs/{organizationId}/sites/{siteId}/customization", ID: "updateSiteCustomizationById", Tag: "site-customization", Summary: "Update site customization", Status: 200, Request: typeOf[map[string]any](), Response: typeOf[map[string]any]()},
+	{Route: "POST /orgs/{organizationId}/sites/{siteId}/insights/events", ID: "trackEventsInSiteById", Tag: "site-insights", Summary: "Track site events (at most 500; 120 a minute from one address)", Status: 204, Request: typeOf[trackSiteEventsBody](), Required: []string{"events"}},
+	{Route: "POST /orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", ID: "aggregateSiteEvents", Tag: "site-insights", Summary: "Query a site's analytics events, counted by day (Bindery filters by eventSearchResultsCount too)", Status: 200, Request: typeOf[aggregateSiteEventsBody](), Required: []string{"range"}, Response: typeOf[aggregateSiteEventsAnswer]()},
+	{Route: "GET /orgs/{organizationId}/sites/{siteId}/insights/visitor-segments", ID: "listSiteVisitorSegments", Tag: "site-insights", Summary: "List a site visitor segments", Status: 200, Response: typeOf[List[SiteVisitorSegment]]()},
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/publish", ID: "publishSite", Tag: "sites", Summary: "Publish site", Status: 200, Response: typeOf[Site]()},
 	{Route: "GET /orgs/{organizationId}/sites/{siteId}/published", ID: "getPublishedContentSite", Tag: "sites", Summary: "Get what a site publishes: its spaces, sections and customization", Status: 200, Response: typeOf[PublishedContentSite](), Query: []apidoc.Param{shareKeyParam}},
 	{Route: "GET /orgs/{organizationId}/sites/{siteId}/publishing/auth", ID: "getSitePublishingAuthById", Tag: "site-publishing-auth", Summary: "Get site publishing auth", Status: 200, Response: typeOf[PublishingAuth]()},
@@ -266,7 +269,7 @@ var operations = []apidoc.Operation{
 
 // publicOperations are the routes of /v1 answered without a token (registered outside the
 // authenticated group of NewRouter).
-var publicOperations = map[string]bool{"GET /orgs/{organizationId}/sso": true, "GET /openapi.json": true, "GET /docs": true}
+var publicOperations = map[string]bool{"GET /orgs/{organizationId}/sso": true, "POST /orgs/{organizationId}/sites/{siteId}/insights/events": true, "GET /openapi.json": true, "GET /docs": true}
 
 // listParams are the query parameters of a list.
 var listParams = []apidoc.Param{

@@ -273,13 +273,13 @@ func TestAuditRetention(t *testing.T) {
 	admin, org := e.Bootstrap("admin@example.com", "Acme")
 	auditWant(t, e.Do(admin, "PUT", "/v1/orgs/"+org+"/teams", map[string]any{"title": "A"}))
 	clk.Add(40 * 24 * time.Hour)
-	if _, err := sweep.Handler(e.Store.Client, clk.Now, 0)(context.Background(), nil); err != nil {
+	if _, err := sweep.Handler(e.Store.Client, clk.Now, sweep.Retentions{})(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := auditCount(t, e, org, audit.TeamCreated); n != 1 {
 		t.Fatalf("retention 0 kept %d, want 1", n)
 	}
-	if _, err := sweep.Handler(e.Store.Client, clk.Now, 30*24*time.Hour)(context.Background(), nil); err != nil {
+	if _, err := sweep.Handler(e.Store.Client, clk.Now, sweep.Retentions{Audit: 30 * 24 * time.Hour})(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := auditCount(t, e, org, audit.TeamCreated); n != 0 {

@@ -214,6 +214,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}", st, map[string]any{"title": "Evil", "basename": "evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}", st, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publish", st + "/publish", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/insights/events", st + "/insights/events", map[string]any{"events": []any{}}, false},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", st + "/insights/events/aggregate", map[string]any{"range": "last7Days"}, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments", st + "/insights/visitor-segments", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/unpublish", st + "/unpublish", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", st + "/site-spaces", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", st + "/site-spaces", map[string]any{"spaceId": nil}, true},
@@ -467,13 +470,17 @@ func TestAuthRequired(t *testing.T) {
 
 // publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 146);
 // the API's document and its page describe the software (decision 240).
-var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true, "GET /v1/openapi.json": true, "GET /v1/docs": true}
+var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true, "POST /v1/orgs/{organizationId}/sites/{siteId}/insights/events": true, "GET /v1/openapi.json": true, "GET /v1/docs": true}
 
 func TestAuthPublicRoutes(t *testing.T) {
 	f := newAuthFixture(t)
 	for _, ep := range f.endpoints() {
 		if publicRoutes[ep.String()] {
-			if r := f.e.Do(testenv.Actor{}, ep.method, ep.path, ep.body); r.Status != http.StatusOK {
+			want := http.StatusOK
+			if strings.HasSuffix(ep.pattern, "/insights/events") {
+				want = http.StatusNotFound // readers' events: the fixture's site is not published
+			}
+			if r := f.e.Do(testenv.Actor{}, ep.method, ep.path, ep.body); r.Status != want {
 				t.Errorf("%s without a token: %d %s", ep, r.Status, r.Body)
 			}
 		}

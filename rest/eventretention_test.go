@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/events"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
@@ -42,7 +43,7 @@ func TestEventRetention(t *testing.T) {
 	authCreated(t, e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Later"})) // not dispatched yet
 	all := recordedIDs(t, e)
 
-	purge := sweep.Handler(e.Store.Client, clk.Now, audit.DefaultRetention)
+	purge := sweep.Handler(e.Store.Client, clk.Now, sweep.Retentions{Audit: audit.DefaultRetention, Insights: insights.DefaultRetention})
 	clk.Add(events.Retention - time.Hour)
 	if _, err := purge(context.Background(), nil); err != nil {
 		t.Fatal(err)

@@ -67,5 +67,6 @@ func answerKept(w http.ResponseWriter, r *http.Request, a *readcache.Answer) {
 			return
 		}
 	}
+	a.Repeat(r.Context())
 	a.Replay(w)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
@@ -184,4 +185,15 @@ func isUnmetered(path string) bool {
 		}
 	}
 	return false
+}
+
+// knowReader puts in the request's context who sends it, as insights records readers' events:
+// their address (as the rate limits see it) and whether they asked not to be tracked.
+func knowReader(proxies ratelimit.Proxies) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			reader := insights.ReaderOf(r, proxies.ClientAddress(r))
+			next.ServeHTTP(w, r.WithContext(insights.WithReader(r.Context(), reader)))
+		})
+	}
 }

@@ -37,6 +37,8 @@ type Config struct {
 	Ready func(context.Context) error
 	// Metrics serves GET /metrics; nil serves none (they are on their own listener, or off).
 	Metrics http.Handler
+	// Dashboard adds the routes of the pages site owners read (package dashboard), signed in.
+	Dashboard func(chi.Router)
 	// SitesByHost serves published sites at the root of their own hostnames, after the
 	// middleware and before routing; nil serves none.
 	SitesByHost func(http.Handler) http.Handler
@@ -61,6 +63,7 @@ func NewRouter(c Config) http.Handler {
 	r := chi.NewRouter()
 	r.Use(recoverPanics, allowOrigins(c.CORSOrigins), meter(c.RateLimit),
 		limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	r.Use(knowReader(c.RateLimit.Proxies))
 	if c.SitesByHost != nil {
 		r.Use(c.SitesByHost)
 	}
@@ -90,6 +93,8 @@ func NewRouter(c Config) http.Handler {
 	r.Route("/sso", a.ssoRoutes)
 	r.Handle("/scim/*", a.scimHandler(c.MaxBody))                               // SCIM 2.0: its own token and error format
 	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
+	// no token: readers' pages send their events, capped by address (internal/insights)
+	r.With(chargeAddress).Post("/v1/orgs/{organizationId}/sites/{siteId}/insights/events", a.trackSiteEvents)
 	docs := newAPIDocs(r, a)
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
 	r.Get("/v1/docs", docs.servePage)
@@ -99,6 +104,9 @@ func NewRouter(c Config) http.Handler {
 			keptReads(c.ReadCache))
 		r.With(refuseOverBudget).Post("/graphql", decodeGraphQL(c.GraphQL).ServeHTTP)
 		r.Route("/v1", a.routes)
+		if c.Dashboard != nil {
+			c.Dashboard(r)
+		}
 	})
 	return r
 }
@@ -187,6 +195,8 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/sites/{siteId}", a.updateSite)
 	r.Delete("/orgs/{organizationId}/sites/{siteId}", a.deleteSite)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/publish", a.publishSite)
+	r.Post("/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", a.aggregateSiteEvents)
+	r.Get("/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments", a.listSiteVisitorSegments)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/unpublish", a.unpublishSite)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/site-spaces", a.listSiteSpaces)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/site-spaces", a.addSiteSpace)

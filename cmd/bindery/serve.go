@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/readcache"
@@ -54,9 +55,15 @@ func serve(ctx context.Context, args []string) error {
 		"MiB of API answers kept while the database is unchanged, taken again by repeated reads; 0 keeps none (env BINDERY_READ_CACHE_MB)")
 	auditRetention := fs.String("audit-retention", envOr("BINDERY_AUDIT_RETENTION", opts.AuditRetention.String()),
 		"how long the audit log keeps an action, e.g. 2160h; 0 keeps them all (env BINDERY_AUDIT_RETENTION)")
+	retention := fs.String("insights-retention", envOr("BINDERY_INSIGHTS_RETENTION", insights.DefaultRetention.String()),
+		"how long readers' events on published sites are kept, e.g. 2160h for 90 days (env BINDERY_INSIGHTS_RETENTION)")
+	noInsights := fs.Bool("no-insights", false, "record no readers' events on published sites")
 	err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if opts.InsightsRetention, err = time.ParseDuration(*retention); err != nil || opts.InsightsRetention < time.Hour {
+		return fmt.Errorf("--insights-retention: %q is not a duration of an hour or more (e.g. 2160h)", *retention)
 	}
 	o, err := of.apply(&opts, &sf)
 	if err != nil {
@@ -124,6 +131,9 @@ func serve(ctx context.Context, args []string) error {
 	}
 	// With no MiB for answers, the rows authentication reads are still kept under the version.
 	opts.ReadCache = readcache.New(st.DataVersion, int64(readCacheMB)<<20)
+	if !*noInsights {
+		opts.Insights = insights.NewRecorder(st.Client, nil)
+	}
 	handler, runner := server.New(st, opts)
 	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err

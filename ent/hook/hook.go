@@ -429,6 +429,30 @@ func (f SiteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteMutation", m)
 }
 
+// The SiteInsightEventFunc type is an adapter to allow the use of ordinary
+// function as SiteInsightEvent mutator.
+type SiteInsightEventFunc func(context.Context, *ent.SiteInsightEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteInsightEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteInsightEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteInsightEventMutation", m)
+}
+
+// The SiteInsightRollupFunc type is an adapter to allow the use of ordinary
+// function as SiteInsightRollup mutator.
+type SiteInsightRollupFunc func(context.Context, *ent.SiteInsightRollupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteInsightRollupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteInsightRollupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteInsightRollupMutation", m)
+}
+
 // The SitePublishingAuthFunc type is an adapter to allow the use of ordinary
 // function as SitePublishingAuth mutator.
 type SitePublishingAuthFunc func(context.Context, *ent.SitePublishingAuthMutation) (ent.Value, error)

@@ -44,6 +44,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -1061,6 +1063,60 @@ func (f TraverseSite) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SiteQuery", q)
 }
 
+// The SiteInsightEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteInsightEventFunc func(context.Context, *ent.SiteInsightEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteInsightEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteInsightEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightEventQuery", q)
+}
+
+// The TraverseSiteInsightEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteInsightEvent func(context.Context, *ent.SiteInsightEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteInsightEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteInsightEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteInsightEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightEventQuery", q)
+}
+
+// The SiteInsightRollupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteInsightRollupFunc func(context.Context, *ent.SiteInsightRollupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteInsightRollupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteInsightRollupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightRollupQuery", q)
+}
+
+// The TraverseSiteInsightRollup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteInsightRollup func(context.Context, *ent.SiteInsightRollupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteInsightRollup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteInsightRollup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteInsightRollupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightRollupQuery", q)
+}
+
 // The SitePublishingAuthFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SitePublishingAuthFunc func(context.Context, *ent.SitePublishingAuthQuery) (ent.Value, error)
 
@@ -1512,6 +1568,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
+	case *ent.SiteInsightEventQuery:
+		return &query[*ent.SiteInsightEventQuery, predicate.SiteInsightEvent, siteinsightevent.OrderOption]{typ: ent.TypeSiteInsightEvent, tq: q}, nil
+	case *ent.SiteInsightRollupQuery:
+		return &query[*ent.SiteInsightRollupQuery, predicate.SiteInsightRollup, siteinsightrollup.OrderOption]{typ: ent.TypeSiteInsightRollup, tq: q}, nil
 	case *ent.SitePublishingAuthQuery:
 		return &query[*ent.SitePublishingAuthQuery, predicate.SitePublishingAuth, sitepublishingauth.OrderOption]{typ: ent.TypeSitePublishingAuth, tq: q}, nil
 	case *ent.SiteRedirectQuery:

@@ -1615,6 +1615,73 @@ var (
 			},
 		},
 	}
+	// SiteInsightEventsColumns holds the columns for the "site_insight_events" table.
+	SiteInsightEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeString, Size: 32},
+		{Name: "display_context", Type: field.TypeString, Size: 16},
+		{Name: "url_path", Type: field.TypeString, Size: 2048, Default: ""},
+		{Name: "space_id", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "page_id", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "referrer_domain", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "visitor", Type: field.TypeString, Size: 32, Default: ""},
+		{Name: "search_query", Type: field.TypeString, Size: 512, Default: ""},
+		{Name: "search_results", Type: field.TypeInt, Nullable: true},
+		{Name: "rating", Type: field.TypeString, Size: 8, Default: ""},
+		{Name: "comment", Type: field.TypeString, Size: 512, Default: ""},
+		{Name: "link", Type: field.TypeString, Size: 2048, Default: ""},
+		{Name: "link_position", Type: field.TypeString, Size: 16, Default: ""},
+		{Name: "tool", Type: field.TypeString, Size: 64, Default: ""},
+	}
+	// SiteInsightEventsTable holds the schema information for the "site_insight_events" table.
+	SiteInsightEventsTable = &schema.Table{
+		Name:       "site_insight_events",
+		Columns:    SiteInsightEventsColumns,
+		PrimaryKey: []*schema.Column{SiteInsightEventsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "siteinsightevent_site_id_type_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SiteInsightEventsColumns[1], SiteInsightEventsColumns[3], SiteInsightEventsColumns[2]},
+			},
+			{
+				Name:    "siteinsightevent_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SiteInsightEventsColumns[2]},
+			},
+		},
+	}
+	// SiteInsightRollupsColumns holds the columns for the "site_insight_rollups" table.
+	SiteInsightRollupsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "day", Type: field.TypeInt},
+		{Name: "type", Type: field.TypeString, Size: 32},
+		{Name: "dimension", Type: field.TypeString, Size: 64},
+		{Name: "value", Type: field.TypeString, Size: 512},
+		{Name: "results", Type: field.TypeInt, Default: -1},
+		{Name: "events", Type: field.TypeInt, Default: 0},
+	}
+	// SiteInsightRollupsTable holds the schema information for the "site_insight_rollups" table.
+	SiteInsightRollupsTable = &schema.Table{
+		Name:       "site_insight_rollups",
+		Columns:    SiteInsightRollupsColumns,
+		PrimaryKey: []*schema.Column{SiteInsightRollupsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "siteinsightrollup_site_id_dimension_day_type_value_results",
+				Unique:  true,
+				Columns: []*schema.Column{SiteInsightRollupsColumns[1], SiteInsightRollupsColumns[4], SiteInsightRollupsColumns[2], SiteInsightRollupsColumns[3], SiteInsightRollupsColumns[5], SiteInsightRollupsColumns[6]},
+			},
+			{
+				Name:    "siteinsightrollup_day",
+				Unique:  false,
+				Columns: []*schema.Column{SiteInsightRollupsColumns[2]},
+			},
+		},
+	}
 	// SitePublishingAuthsColumns holds the columns for the "site_publishing_auths" table.
 	SitePublishingAuthsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -2330,6 +2397,8 @@ var (
 		ServerKeysTable,
 		SessionsTable,
 		SitesTable,
+		SiteInsightEventsTable,
+		SiteInsightRollupsTable,
 		SitePublishingAuthsTable,
 		SiteRedirectsTable,
 		SiteSectionsTable,

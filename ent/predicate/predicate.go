@@ -111,6 +111,12 @@ type Session func(*sql.Selector)
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 
+// SiteInsightEvent is the predicate function for siteinsightevent builders.
+type SiteInsightEvent func(*sql.Selector)
+
+// SiteInsightRollup is the predicate function for siteinsightrollup builders.
+type SiteInsightRollup func(*sql.Selector)
+
 // SitePublishingAuth is the predicate function for sitepublishingauth builders.
 type SitePublishingAuth func(*sql.Selector)
 

@@ -951,6 +951,54 @@ func (f SiteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteMutation", m)
 }
 
+// The SiteInsightEventQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteInsightEventQueryRuleFunc func(context.Context, *ent.SiteInsightEventQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteInsightEventQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteInsightEventQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteInsightEventQuery", q)
+}
+
+// The SiteInsightEventMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteInsightEventMutationRuleFunc func(context.Context, *ent.SiteInsightEventMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteInsightEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteInsightEventMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteInsightEventMutation", m)
+}
+
+// The SiteInsightRollupQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteInsightRollupQueryRuleFunc func(context.Context, *ent.SiteInsightRollupQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteInsightRollupQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteInsightRollupQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteInsightRollupQuery", q)
+}
+
+// The SiteInsightRollupMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteInsightRollupMutationRuleFunc func(context.Context, *ent.SiteInsightRollupMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteInsightRollupMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteInsightRollupMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteInsightRollupMutation", m)
+}
+
 // The SitePublishingAuthQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SitePublishingAuthQueryRuleFunc func(context.Context, *ent.SitePublishingAuthQuery) error
@@ -1392,6 +1440,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SiteQuery:
 		return q.Filter(), nil
+	case *ent.SiteInsightEventQuery:
+		return q.Filter(), nil
+	case *ent.SiteInsightRollupQuery:
+		return q.Filter(), nil
 	case *ent.SitePublishingAuthQuery:
 		return q.Filter(), nil
 	case *ent.SiteRedirectQuery:
@@ -1496,6 +1548,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SessionMutation:
 		return m.Filter(), nil
 	case *ent.SiteMutation:
+		return m.Filter(), nil
+	case *ent.SiteInsightEventMutation:
+		return m.Filter(), nil
+	case *ent.SiteInsightRollupMutation:
 		return m.Filter(), nil
 	case *ent.SitePublishingAuthMutation:
 		return m.Filter(), nil

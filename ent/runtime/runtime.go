@@ -42,6 +42,8 @@ import (
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
+	"github.com/binderyhq/bindery/ent/siteinsightrollup"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -2676,6 +2678,200 @@ func init() {
 			return nil
 		}
 	}()
+	siteinsightevent.Policy = privacy.NewPolicies(schema.SiteInsightEvent{})
+	siteinsightevent.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := siteinsightevent.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	siteinsighteventFields := schema.SiteInsightEvent{}.Fields()
+	_ = siteinsighteventFields
+	// siteinsighteventDescSiteID is the schema descriptor for site_id field.
+	siteinsighteventDescSiteID := siteinsighteventFields[0].Descriptor()
+	// siteinsightevent.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	siteinsightevent.SiteIDValidator = func() func(string) error {
+		validators := siteinsighteventDescSiteID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(site_id string) error {
+			for _, fn := range fns {
+				if err := fn(site_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsighteventDescType is the schema descriptor for type field.
+	siteinsighteventDescType := siteinsighteventFields[2].Descriptor()
+	// siteinsightevent.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	siteinsightevent.TypeValidator = func() func(string) error {
+		validators := siteinsighteventDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsighteventDescDisplayContext is the schema descriptor for display_context field.
+	siteinsighteventDescDisplayContext := siteinsighteventFields[3].Descriptor()
+	// siteinsightevent.DisplayContextValidator is a validator for the "display_context" field. It is called by the builders before save.
+	siteinsightevent.DisplayContextValidator = func() func(string) error {
+		validators := siteinsighteventDescDisplayContext.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(display_context string) error {
+			for _, fn := range fns {
+				if err := fn(display_context); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsighteventDescURLPath is the schema descriptor for url_path field.
+	siteinsighteventDescURLPath := siteinsighteventFields[4].Descriptor()
+	// siteinsightevent.DefaultURLPath holds the default value on creation for the url_path field.
+	siteinsightevent.DefaultURLPath = siteinsighteventDescURLPath.Default.(string)
+	// siteinsightevent.URLPathValidator is a validator for the "url_path" field. It is called by the builders before save.
+	siteinsightevent.URLPathValidator = siteinsighteventDescURLPath.Validators[0].(func(string) error)
+	// siteinsighteventDescSpaceID is the schema descriptor for space_id field.
+	siteinsighteventDescSpaceID := siteinsighteventFields[5].Descriptor()
+	// siteinsightevent.DefaultSpaceID holds the default value on creation for the space_id field.
+	siteinsightevent.DefaultSpaceID = siteinsighteventDescSpaceID.Default.(string)
+	// siteinsightevent.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	siteinsightevent.SpaceIDValidator = siteinsighteventDescSpaceID.Validators[0].(func(string) error)
+	// siteinsighteventDescPageID is the schema descriptor for page_id field.
+	siteinsighteventDescPageID := siteinsighteventFields[6].Descriptor()
+	// siteinsightevent.DefaultPageID holds the default value on creation for the page_id field.
+	siteinsightevent.DefaultPageID = siteinsighteventDescPageID.Default.(string)
+	// siteinsightevent.PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	siteinsightevent.PageIDValidator = siteinsighteventDescPageID.Validators[0].(func(string) error)
+	// siteinsighteventDescReferrerDomain is the schema descriptor for referrer_domain field.
+	siteinsighteventDescReferrerDomain := siteinsighteventFields[7].Descriptor()
+	// siteinsightevent.DefaultReferrerDomain holds the default value on creation for the referrer_domain field.
+	siteinsightevent.DefaultReferrerDomain = siteinsighteventDescReferrerDomain.Default.(string)
+	// siteinsightevent.ReferrerDomainValidator is a validator for the "referrer_domain" field. It is called by the builders before save.
+	siteinsightevent.ReferrerDomainValidator = siteinsighteventDescReferrerDomain.Validators[0].(func(string) error)
+	// siteinsighteventDescVisitor is the schema descriptor for visitor field.
+	siteinsighteventDescVisitor := siteinsighteventFields[8].Descriptor()
+	// siteinsightevent.DefaultVisitor holds the default value on creation for the visitor field.
+	siteinsightevent.DefaultVisitor = siteinsighteventDescVisitor.Default.(string)
+	// siteinsightevent.VisitorValidator is a validator for the "visitor" field. It is called by the builders before save.
+	siteinsightevent.VisitorValidator = siteinsighteventDescVisitor.Validators[0].(func(string) error)
+	// siteinsighteventDescSearchQuery is the schema descriptor for search_query field.
+	siteinsighteventDescSearchQuery := siteinsighteventFields[9].Descriptor()
+	// siteinsightevent.DefaultSearchQuery holds the default value on creation for the search_query field.
+	siteinsightevent.DefaultSearchQuery = siteinsighteventDescSearchQuery.Default.(string)
+	// siteinsightevent.SearchQueryValidator is a validator for the "search_query" field. It is called by the builders before save.
+	siteinsightevent.SearchQueryValidator = siteinsighteventDescSearchQuery.Validators[0].(func(string) error)
+	// siteinsighteventDescRating is the schema descriptor for rating field.
+	siteinsighteventDescRating := siteinsighteventFields[11].Descriptor()
+	// siteinsightevent.DefaultRating holds the default value on creation for the rating field.
+	siteinsightevent.DefaultRating = siteinsighteventDescRating.Default.(string)
+	// siteinsightevent.RatingValidator is a validator for the "rating" field. It is called by the builders before save.
+	siteinsightevent.RatingValidator = siteinsighteventDescRating.Validators[0].(func(string) error)
+	// siteinsighteventDescComment is the schema descriptor for comment field.
+	siteinsighteventDescComment := siteinsighteventFields[12].Descriptor()
+	// siteinsightevent.DefaultComment holds the default value on creation for the comment field.
+	siteinsightevent.DefaultComment = siteinsighteventDescComment.Default.(string)
+	// siteinsightevent.CommentValidator is a validator for the "comment" field. It is called by the builders before save.
+	siteinsightevent.CommentValidator = siteinsighteventDescComment.Validators[0].(func(string) error)
+	// siteinsighteventDescLink is the schema descriptor for link field.
+	siteinsighteventDescLink := siteinsighteventFields[13].Descriptor()
+	// siteinsightevent.DefaultLink holds the default value on creation for the link field.
+	siteinsightevent.DefaultLink = siteinsighteventDescLink.Default.(string)
+	// siteinsightevent.LinkValidator is a validator for the "link" field. It is called by the builders before save.
+	siteinsightevent.LinkValidator = siteinsighteventDescLink.Validators[0].(func(string) error)
+	// siteinsighteventDescLinkPosition is the schema descriptor for link_position field.
+	siteinsighteventDescLinkPosition := siteinsighteventFields[14].Descriptor()
+	// siteinsightevent.DefaultLinkPosition holds the default value on creation for the link_position field.
+	siteinsightevent.DefaultLinkPosition = siteinsighteventDescLinkPosition.Default.(string)
+	// siteinsightevent.LinkPositionValidator is a validator for the "link_position" field. It is called by the builders before save.
+	siteinsightevent.LinkPositionValidator = siteinsighteventDescLinkPosition.Validators[0].(func(string) error)
+	// siteinsighteventDescTool is the schema descriptor for tool field.
+	siteinsighteventDescTool := siteinsighteventFields[15].Descriptor()
+	// siteinsightevent.DefaultTool holds the default value on creation for the tool field.
+	siteinsightevent.DefaultTool = siteinsighteventDescTool.Default.(string)
+	// siteinsightevent.ToolValidator is a validator for the "tool" field. It is called by the builders before save.
+	siteinsightevent.ToolValidator = siteinsighteventDescTool.Validators[0].(func(string) error)
+	siteinsightrollup.Policy = privacy.NewPolicies(schema.SiteInsightRollup{})
+	siteinsightrollup.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := siteinsightrollup.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	siteinsightrollupFields := schema.SiteInsightRollup{}.Fields()
+	_ = siteinsightrollupFields
+	// siteinsightrollupDescSiteID is the schema descriptor for site_id field.
+	siteinsightrollupDescSiteID := siteinsightrollupFields[0].Descriptor()
+	// siteinsightrollup.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	siteinsightrollup.SiteIDValidator = func() func(string) error {
+		validators := siteinsightrollupDescSiteID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(site_id string) error {
+			for _, fn := range fns {
+				if err := fn(site_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsightrollupDescType is the schema descriptor for type field.
+	siteinsightrollupDescType := siteinsightrollupFields[2].Descriptor()
+	// siteinsightrollup.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	siteinsightrollup.TypeValidator = func() func(string) error {
+		validators := siteinsightrollupDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsightrollupDescDimension is the schema descriptor for dimension field.
+	siteinsightrollupDescDimension := siteinsightrollupFields[3].Descriptor()
+	// siteinsightrollup.DimensionValidator is a validator for the "dimension" field. It is called by the builders before save.
+	siteinsightrollup.DimensionValidator = siteinsightrollupDescDimension.Validators[0].(func(string) error)
+	// siteinsightrollupDescValue is the schema descriptor for value field.
+	siteinsightrollupDescValue := siteinsightrollupFields[4].Descriptor()
+	// siteinsightrollup.ValueValidator is a validator for the "value" field. It is called by the builders before save.
+	siteinsightrollup.ValueValidator = siteinsightrollupDescValue.Validators[0].(func(string) error)
+	// siteinsightrollupDescResults is the schema descriptor for results field.
+	siteinsightrollupDescResults := siteinsightrollupFields[5].Descriptor()
+	// siteinsightrollup.DefaultResults holds the default value on creation for the results field.
+	siteinsightrollup.DefaultResults = siteinsightrollupDescResults.Default.(int)
+	// siteinsightrollupDescEvents is the schema descriptor for events field.
+	siteinsightrollupDescEvents := siteinsightrollupFields[6].Descriptor()
+	// siteinsightrollup.DefaultEvents holds the default value on creation for the events field.
+	siteinsightrollup.DefaultEvents = siteinsightrollupDescEvents.Default.(int)
 	sitepublishingauthMixin := schema.SitePublishingAuth{}.Mixin()
 	sitepublishingauth.Policy = privacy.NewPolicies(sitepublishingauthMixin[0], schema.SitePublishingAuth{})
 	sitepublishingauth.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/changerequests"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/linkstatus"
 	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/internal/search"
@@ -82,6 +83,7 @@ type ResolverRoot interface {
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteSpace() SiteSpaceResolver
+	SiteVisitorSegment() SiteVisitorSegmentResolver
 	Space() SpaceResolver
 	Subscription() SubscriptionResolver
 	Team() TeamResolver
@@ -747,6 +749,7 @@ type ComplexityRoot struct {
 		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
 		SubmitChangeRequestReview      func(childComplexity int, spaceID string, changeRequest string, input model.SubmitChangeRequestReviewInput) int
 		TestWebhook                    func(childComplexity int, organizationID string, id string) int
+		TrackSiteEvents                func(childComplexity int, organizationID string, siteID string, events []any) int
 		TransferCollection             func(childComplexity int, id string, organization string) int
 		TransferSpace                  func(childComplexity int, id string, organization string) int
 		UnpublishSite                  func(childComplexity int, organizationID string, siteID string) int
@@ -985,6 +988,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIInfo                     func(childComplexity int) int
 		APITokens                   func(childComplexity int, first *int, after *string) int
+		AggregateSiteEvents         func(childComplexity int, organizationID string, siteID string, query any) int
 		AuditEventActions           func(childComplexity int) int
 		ChangeRequest               func(childComplexity int, spaceID string, id string) int
 		Collection                  func(childComplexity int, id string) int
@@ -995,6 +999,7 @@ type ComplexityRoot struct {
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, domain string) int
+		SiteVisitorSegments         func(childComplexity int, organizationID string, siteID string) int
 		Space                       func(childComplexity int, id string, shareKey *string) int
 		User                        func(childComplexity int, id string) int
 		Viewer                      func(childComplexity int) int
@@ -1240,6 +1245,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	SiteInsightsColumn struct {
+		Column func(childComplexity int) int
+		Values func(childComplexity int) int
+	}
+
 	SitePermissions struct {
 		Access             func(childComplexity int) int
 		Admin              func(childComplexity int) int
@@ -1413,6 +1423,14 @@ type ComplexityRoot struct {
 		Items      func(childComplexity int) int
 		SiteSpaces func(childComplexity int) int
 		Type       func(childComplexity int) int
+	}
+
+	SiteVisitorSegment struct {
+		Claims   func(childComplexity int) int
+		Events   func(childComplexity int) int
+		Sessions func(childComplexity int) int
+		Title    func(childComplexity int) int
+		Visitors func(childComplexity int) int
 	}
 
 	SiteVisitorSignIn struct {
@@ -1786,6 +1804,7 @@ type MutationResolver interface {
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
 	SetSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
 	ExportToGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
+	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any) (bool, error)
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
@@ -1948,6 +1967,8 @@ type QueryResolver interface {
 	APIInfo(ctx context.Context) (*model.APIInfo, error)
 	AuditEventActions(ctx context.Context) ([]*model.AuditEventAction, error)
 	ChangeRequest(ctx context.Context, spaceID string, id string) (*ent.ChangeRequest, error)
+	AggregateSiteEvents(ctx context.Context, organizationID string, siteID string, query any) ([]*insights.Values, error)
+	SiteVisitorSegments(ctx context.Context, organizationID string, siteID string) ([]*insights.Segment, error)
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	CustomHostname(ctx context.Context, hostname string) (*sites.CustomHostname, error)
@@ -2040,6 +2061,9 @@ type SiteSpaceResolver interface {
 	Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error)
 	URL(ctx context.Context, obj *ent.SiteSpace) (string, error)
 	Customization(ctx context.Context, obj *ent.SiteSpace) (any, error)
+}
+type SiteVisitorSegmentResolver interface {
+	Claims(ctx context.Context, obj *insights.Segment) (any, error)
 }
 type SpaceResolver interface {
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
@@ -5143,6 +5167,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TestWebhook(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.trackSiteEvents":
+		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trackSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].([]any)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -6480,6 +6515,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APITokens(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.aggregateSiteEvents":
+		if e.ComplexityRoot.Query.AggregateSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_aggregateSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AggregateSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["query"].(any)), true
 	case "Query.auditEventActions":
 		if e.ComplexityRoot.Query.AuditEventActions == nil {
 			break
@@ -6586,6 +6632,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["domain"].(string)), true
+	case "Query.siteVisitorSegments":
+		if e.ComplexityRoot.Query.SiteVisitorSegments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteVisitorSegments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteVisitorSegments(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -7640,6 +7697,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
 
+	case "SiteInsightsColumn.column":
+		if e.ComplexityRoot.SiteInsightsColumn.Column == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteInsightsColumn.Column(childComplexity), true
+	case "SiteInsightsColumn.values":
+		if e.ComplexityRoot.SiteInsightsColumn.Values == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteInsightsColumn.Values(childComplexity), true
+
 	case "SitePermissions.access":
 		if e.ComplexityRoot.SitePermissions.Access == nil {
 			break
@@ -8298,6 +8368,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteStructure.Type(childComplexity), true
+
+	case "SiteVisitorSegment.claims":
+		if e.ComplexityRoot.SiteVisitorSegment.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Claims(childComplexity), true
+	case "SiteVisitorSegment.events":
+		if e.ComplexityRoot.SiteVisitorSegment.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Events(childComplexity), true
+	case "SiteVisitorSegment.sessions":
+		if e.ComplexityRoot.SiteVisitorSegment.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Sessions(childComplexity), true
+	case "SiteVisitorSegment.title":
+		if e.ComplexityRoot.SiteVisitorSegment.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Title(childComplexity), true
+	case "SiteVisitorSegment.visitors":
+		if e.ComplexityRoot.SiteVisitorSegment.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Visitors(childComplexity), true
 
 	case "SiteVisitorSignIn.callbackURLs":
 		if e.ComplexityRoot.SiteVisitorSignIn.CallbackURLs == nil {
@@ -10626,6 +10727,42 @@ type RevisionHistoryEdge {
   node: Revision!
   "The change request whose merge made the revision (its subject is the revision's message); null for others."
   changeRequest: ChangeRequest
+}
+`, BuiltIn: false},
+	{Name: "../schema/insights.graphqls", Input: `# Insights: readers' events on published sites and their aggregations (internal/insights).
+
+extend type Mutation {
+  """
+  Records readers' events on a published site (REST trackEventsInSiteById): each event is the
+  reference's SiteInsightsEvent, at most 500. Anyone may send them; one address is capped at 120
+  events a minute.
+  """
+  trackSiteEvents(organizationId: ID!, siteId: ID!, events: [JSON!]!): Boolean!
+}
+
+extend type Query {
+  """
+  Aggregates a site's events (REST aggregateSiteEvents): query is the reference's
+  SiteInsightsQueryEventsAggregation, the answer its columns. Members with the edit role or more.
+  """
+  aggregateSiteEvents(organizationId: ID!, siteId: ID!, query: JSON!): [SiteInsightsColumn!]!
+  "A site's visitor segments over the last 30 days (REST listSiteVisitorSegments)."
+  siteVisitorSegments(organizationId: ID!, siteId: ID!): [SiteVisitorSegment!]!
+}
+
+"A column of an aggregation's answer: its name and its values, one per row."
+type SiteInsightsColumn {
+  column: String!
+  values: [JSON]!
+}
+
+"A group of a site's visitors. Bindery keeps no visitor claims: a site has one, of everyone."
+type SiteVisitorSegment {
+  title: String!
+  claims: JSON!
+  events: Int!
+  visitors: Int!
+  sessions: Int!
 }
 `, BuiltIn: false},
 	{Name: "../schema/links.graphqls", Input: `# Links and backlinks.
@@ -14958,6 +15095,16 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteInsightsColumn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "column":
+		return ec.fieldContext_SiteInsightsColumn_column(ctx, field)
+	case "values":
+		return ec.fieldContext_SiteInsightsColumn_values(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteInsightsColumn", field.Name)
+}
+
 func (ec *executionContext) childFields_SitePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "view":
@@ -15306,6 +15453,22 @@ func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field
 		return ec.fieldContext_SiteStructure_siteSpaces(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteStructure", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSegment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SiteVisitorSegment_title(ctx, field)
+	case "claims":
+		return ec.fieldContext_SiteVisitorSegment_claims(ctx, field)
+	case "events":
+		return ec.fieldContext_SiteVisitorSegment_events(ctx, field)
+	case "visitors":
+		return ec.fieldContext_SiteVisitorSegment_visitors(ctx, field)
+	case "sessions":
+		return ec.fieldContext_SiteVisitorSegment_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSegment", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteVisitorSignIn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18214,6 +18377,36 @@ func (ec *executionContext) field_Mutation_testWebhook_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_trackSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "events",
+		func(ctx context.Context, v any) ([]any, error) {
+			return ec.unmarshalNJSON2ᚕinterfaceᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["events"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_transferCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19814,6 +20007,36 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_aggregateSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_apiTokens_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19975,6 +20198,28 @@ func (ec *executionContext) field_Query_organizations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_siteVisitorSegments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -30667,6 +30912,50 @@ func (ec *executionContext) fieldContext_Mutation_exportToGitRepository(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_trackSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TrackSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["events"].([]any))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_trackSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38973,6 +39262,100 @@ func (ec *executionContext) fieldContext_Query_changeRequest(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_aggregateSiteEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_aggregateSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AggregateSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string),
+				func() any {
+					if fc.Args["query"] == nil {
+						return nil
+					}
+					return fc.Args["query"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*insights.Values) graphql.Marshaler {
+			return ec.marshalNSiteInsightsColumn2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐValuesᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_aggregateSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteInsightsColumn(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_aggregateSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_siteVisitorSegments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_siteVisitorSegments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SiteVisitorSegments(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*insights.Segment) graphql.Marshaler {
+			return ec.marshalNSiteVisitorSegment2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐSegmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_siteVisitorSegments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteVisitorSegment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_siteVisitorSegments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43629,6 +44012,52 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteInsightsColumn_column(ctx context.Context, field graphql.CollectedField, obj *insights.Values) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteInsightsColumn_column(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Column, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteInsightsColumn_column(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteInsightsColumn", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteInsightsColumn_values(ctx context.Context, field graphql.CollectedField, obj *insights.Values) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteInsightsColumn_values(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Values, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteInsightsColumn_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteInsightsColumn", field, false, false, "JSON")
+}
+
 func (ec *executionContext) _SitePermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46308,6 +46737,121 @@ func (ec *executionContext) fieldContext_SiteStructure_siteSpaces(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SiteVisitorSegment_title(ctx context.Context, field graphql.CollectedField, obj *insights.Segment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_claims(ctx context.Context, field graphql.CollectedField, obj *insights.Segment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_claims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteVisitorSegment().Claims(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_claims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, true, true, "JSON")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_events(ctx context.Context, field graphql.CollectedField, obj *insights.Segment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_visitors(ctx context.Context, field graphql.CollectedField, obj *insights.Segment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_visitors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visitors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_visitors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_sessions(ctx context.Context, field graphql.CollectedField, obj *insights.Segment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sessions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Int")
 }
 
 func (ec *executionContext) _SiteVisitorSignIn_providerId(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSignIn) (ret graphql.Marshaler) {
@@ -59693,6 +60237,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "trackSiteEvents":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_trackSiteEvents(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateMember(ctx, field)
@@ -61756,6 +62307,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_changeRequest(ctx, field)
 				})
+		case "aggregateSiteEvents":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_aggregateSiteEvents(ctx, field)
+				})
+		case "siteVisitorSegments":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_siteVisitorSegments(ctx, field)
+				})
 		case "node":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -63458,6 +64021,44 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var siteInsightsColumnImplementors = []string{"SiteInsightsColumn"}
+
+func (ec *executionContext) _SiteInsightsColumn(ctx context.Context, sel ast.SelectionSet, obj *insights.Values) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteInsightsColumnImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteInsightsColumn")
+		case "column":
+			out.Values[i] = ec._SiteInsightsColumn_column(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "values":
+			out.Values[i] = ec._SiteInsightsColumn_values(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sitePermissionsImplementors = []string{"SitePermissions"}
 
 func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.SelectionSet, obj *model.SitePermissions) graphql.Marshaler {
@@ -64629,6 +65230,60 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 			out.Values[i] = ec._SiteStructure_siteSpaces(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteVisitorSegmentImplementors = []string{"SiteVisitorSegment"}
+
+func (ec *executionContext) _SiteVisitorSegment(ctx context.Context, sel ast.SelectionSet, obj *insights.Segment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteVisitorSegmentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteVisitorSegment")
+		case "title":
+			out.Values[i] = ec._SiteVisitorSegment_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "claims":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteVisitorSegment_claims(ctx, field, obj)
+				})
+		case "events":
+			out.Values[i] = ec._SiteVisitorSegment_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visitors":
+			out.Values[i] = ec._SiteVisitorSegment_visitors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sessions":
+			out.Values[i] = ec._SiteVisitorSegment_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -67667,6 +68322,58 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 	return res
 }
 
+func (ec *executionContext) unmarshalNJSON2ᚕinterface(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOJSON2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕinterface(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalOJSON2interface(ctx, sel, v[i])
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNJSON2ᚕinterfaceᚄ(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSON2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕinterfaceᚄ(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSON2interface(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐLink(ctx context.Context, sel ast.SelectionSet, v *linkstatus.Link) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Link!")
@@ -68753,6 +69460,30 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteInsightsColumn2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐValuesᚄ(ctx context.Context, sel ast.SelectionSet, v []*insights.Values) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteInsightsColumn2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐValues(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteInsightsColumn2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐValues(ctx context.Context, sel ast.SelectionSet, v *insights.Values) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteInsightsColumn!")
+		return graphql.Null
+	}
+	return ec._SiteInsightsColumn(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSitePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSitePermissions(ctx context.Context, sel ast.SelectionSet, v *model.SitePermissions) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SitePermissions!")
@@ -69179,6 +69910,30 @@ func (ec *executionContext) marshalNSiteVisibility2githubᚗcomᚋbinderyhqᚋbi
 		graphql.AddInvalidNullFromMarshaler(ctx, "SiteVisibility!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNSiteVisitorSegment2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐSegmentᚄ(ctx context.Context, sel ast.SelectionSet, v []*insights.Segment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteVisitorSegment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐSegment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteVisitorSegment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋinsightsᚐSegment(ctx context.Context, sel ast.SelectionSet, v *insights.Segment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteVisitorSegment!")
+		return graphql.Null
+	}
+	return ec._SiteVisitorSegment(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {

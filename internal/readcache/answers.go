@@ -92,6 +92,15 @@ type Answer struct {
 	Body    []byte
 	Route   string // the route pattern that served it, for metrics
 	Cost    int    // rate-limit points the request spent beyond its own (Charged)
+	effects []func(context.Context)
+}
+
+// Repeat does again, for the request of ctx taking the answer, what computing it did beyond
+// answering (Repeat).
+func (a *Answer) Repeat(ctx context.Context) {
+	for _, effect := range a.effects {
+		effect(ctx)
+	}
 }
 
 // size is what an answer holds in memory, roughly: its body, its headers and its bookkeeping.
@@ -248,5 +257,9 @@ func (c *Cache) keepRecorded(ctx context.Context, k Key, rec *recorder, route st
 	if version == "" || ctx.Err() != nil {
 		return
 	}
-	c.keep(k, &Answer{version: version, Header: rec.header, Body: bytes.Clone(rec.body.Bytes()), Route: route, Cost: int(q.cost.Load())})
+	q.mu.Lock()
+	effects := q.effects
+	q.mu.Unlock()
+	c.keep(k, &Answer{version: version, Header: rec.header, Body: bytes.Clone(rec.body.Bytes()), Route: route, Cost: int(q.cost.Load()),
+		effects: effects})
 }

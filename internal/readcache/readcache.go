@@ -78,6 +78,8 @@ type request struct {
 	version string      // "" when it could not be read: nothing is kept or taken
 	unkept  atomic.Bool // the answer depends on more than the database and the request
 	cost    atomic.Int64
+	mu      sync.Mutex
+	effects []func(context.Context) // what taking the answer again must do again (Repeat)
 }
 
 type requestKey struct{}
@@ -138,6 +140,17 @@ func DoNotKeep(ctx context.Context) {
 func Charged(ctx context.Context, points int) {
 	if q := requestOf(ctx); q != nil {
 		q.cost.Add(int64(points))
+	}
+}
+
+// Repeat records an effect of computing the request's answer that taking it again must repeat
+// (a reader's page view recorded), with the context of the request that takes it. The caller has
+// done it once for this request.
+func Repeat(ctx context.Context, effect func(context.Context)) {
+	if q := requestOf(ctx); q != nil {
+		q.mu.Lock()
+		q.effects = append(q.effects, effect)
+		q.mu.Unlock()
 	}
 }
 

@@ -3,10 +3,13 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
 	"time"
+
+	"github.com/binderyhq/bindery/dashboard"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/go-chi/chi/v5"
@@ -21,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/gitsync"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
@@ -78,6 +82,11 @@ type Options struct {
 	GraphQLExtensions []graphql.HandlerExtension
 	// DNS answers the lookups of custom hostnames' checks; nil: the system's resolver.
 	DNS sites.Resolver
+	// Insights records readers' events on published sites, flushed while the job runner runs;
+	// nil records none. InsightsRetention is how long they are kept (insights.DefaultRetention
+	// when zero).
+	Insights          *insights.Recorder
+	InsightsRetention time.Duration
 }
 
 // Defaults are the options of a server started without flags.
@@ -98,12 +107,16 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
 		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()),
-		GitAllowLocal: o.GitAllowLocal}
+		GitAllowLocal: o.GitAllowLocal, Insights: o.Insights}
+	if o.Insights != nil {
+		runner.Beside(o.Insights.Run)
+	}
 	gitsync.UseHTTPClient(r.Fetcher.HTTP(gitsync.HTTPTimeout, gitsync.MaxTransfer))
 	r.HandleGitSyncJobs(runner)
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
-	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock), o.AuditRetention))
+	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock),
+		sweep.Retentions{Audit: o.AuditRetention, Insights: cmp.Or(o.InsightsRetention, insights.DefaultRetention)}))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them
 		runner.Handle(ratelimit.SweepJob, st.RateCounters.SweepHandler(o.RateLimits.Window, orNow(o.Clock)))
@@ -124,6 +137,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		BaseURL:             o.BaseURL,
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
+		Dashboard:           dashboard.New(r).Routes,
 		Ready:               st.Ready,
 		Metrics:             metricsHandler(o),
 		SitesByHost:         sites.ByHost,

@@ -24,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/events"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -123,32 +124,36 @@ func Schedule(ctx context.Context, client *ent.Client, now time.Time) error {
 	return jobs.Ensure(ctx, client, Job, JobKey, now)
 }
 
+// Retentions are how long the purge job keeps the audit log's entries (0: all of them) and
+// readers' events on published sites.
+type Retentions struct{ Audit, Insights time.Duration }
+
 // Handler is the purge job's handler: it sweeps at clock's time, then removes the events kept
-// past their retention (events.Purge) and the audit events older than auditRetention
-// (audit.Purge; 0 keeps them), and makes the job due again an Interval later. Sweeping needs no
-// Job.Hold: each batch removes rows that are gone for good whoever removes them, so a process
-// that lost its lease and sweeps on does no harm.
-func Handler(client *ent.Client, clock func() time.Time, auditRetention time.Duration) jobs.Handler {
+// past their retention (events.Purge), the audit events older than keep.Audit (audit.Purge) and
+// the readers' events older than keep.Insights (insights.Purge), and makes the job due again an
+// Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
+// whoever removes them, so a process that lost its lease and sweeps on does no harm.
+func Handler(client *ent.Client, clock func() time.Time, keep Retentions) jobs.Handler {
 	return func(ctx context.Context, _ *jobs.Job) (time.Time, error) {
 		now := clock()
-		n, err := Sweep(ctx, client, now)
-		if n > 0 {
-			slog.InfoContext(ctx, "swept deleted spaces", "removed", n)
+		purges := []struct {
+			done  string
+			purge func() (int, error)
+		}{
+			{"swept deleted spaces", func() (int, error) { return Sweep(ctx, client, now) }},
+			{"purged old events", func() (int, error) { return events.Purge(ctx, client, now) }},
+			{"purged old audit events", func() (int, error) { return audit.Purge(ctx, client, now, keep.Audit) }},
+			{"purged old insights", func() (int, error) { return insights.Purge(ctx, client, now, keep.Insights) }},
 		}
-		if err != nil {
-			return now.Add(Interval), err
+		for _, p := range purges {
+			n, err := p.purge()
+			if n > 0 {
+				slog.InfoContext(ctx, p.done, "removed", n)
+			}
+			if err != nil {
+				return now.Add(Interval), err
+			}
 		}
-		n, err = events.Purge(ctx, client, now)
-		if n > 0 {
-			slog.InfoContext(ctx, "purged old events", "removed", n)
-		}
-		if err != nil {
-			return now.Add(Interval), err
-		}
-		n, err = audit.Purge(ctx, client, now, auditRetention)
-		if n > 0 {
-			slog.InfoContext(ctx, "purged old audit events", "removed", n)
-		}
-		return now.Add(Interval), err
+		return now.Add(Interval), nil
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apispec"
+	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/ratelimit"
@@ -36,7 +37,10 @@ type Env struct {
 	Observer *observe.Observer // the server's metrics, served at /metrics
 	// ReadCache keeps the answers of the server's API reads, as `bindery serve` does by default
 	// (nil when an option took it away); counting statements pauses it (Statements).
-	ReadCache  *readcache.Cache
+	ReadCache *readcache.Cache
+	// Insights records readers' events as `bindery serve` does (nil when an option took it away);
+	// they are written when RunJobs runs the flusher, or when a test calls its Flush.
+	Insights   *insights.Recorder
 	statements atomic.Int64
 	sent       *sentStatements
 	// storeOptions open the database again (OpenAgain)
@@ -68,10 +72,11 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 	o.Observer, o.ServeMetrics = e.Observer, true
 	o.RateLimits = ratelimit.Off // tests that limit turn it on with an option
 	o.ReadCache = readcache.New(e.Store.DataVersion, 16<<20)
+	o.Insights = insights.NewRecorder(e.Store.Client, nil)
 	for _, f := range opts {
 		f(&o)
 	}
-	e.ReadCache = o.ReadCache
+	e.ReadCache, e.Insights = o.ReadCache, o.Insights
 	e.Server = httptest.NewUnstartedServer(nil)
 	e.Server.Listener = server.JSONErrors(e.Server.Listener) // as `bindery serve` listens
 	e.Server.Config.MaxHeaderBytes = server.MaxHeaderBytes
@@ -377,3 +382,7 @@ func (e *Env) countStatements(fn func()) (all, byKey int64) {
 	fn()
 	return e.statements.Load() - before, e.sent.byKey.Load() - beforeByKey
 }
+
+// RecordingNoInsights is an option of New: the server records no readers' events, as `bindery
+// serve --no-insights` does (the baseline of the recording's benchmark).
+func RecordingNoInsights(o *server.Options) { o.Insights = nil }
