@@ -389,6 +389,15 @@ func TestSCIMRefusals(t *testing.T) {
 		}
 		idp.want(http.StatusOK, "GET", "/Users/"+id, "")
 	})
+	t.Run("GroupReplacedWithStrangerChangesNothing", func(t *testing.T) {
+		g := idp.want(http.StatusCreated, "POST", "/Groups", `{"schemas":["`+scimGroupSchema+`"],"displayName":"Kept"}`)
+		gid := g["id"].(string)
+		idp.want(http.StatusBadRequest, "PUT", "/Groups/"+gid, `{"schemas":["`+scimGroupSchema+`"],"displayName":"Renamed",
+			"members":[{"value":"nosuchuser"}]}`)
+		if kept := idp.want(http.StatusOK, "GET", "/Groups/"+gid, ""); kept["displayName"] != "Kept" {
+			t.Fatalf("a refused replace renamed the group: %v", kept)
+		}
+	})
 	t.Run("LastAdmin", func(t *testing.T) {
 		admin := idp.want(http.StatusCreated, "POST", "/Users", `{"schemas":["`+scimUserSchema+`"],"userName":"ada@example.com"}`)
 		idp.want(http.StatusBadRequest, "PATCH", "/Users/"+admin["id"].(string), `{"schemas":["`+scimPatchSchema+`"],

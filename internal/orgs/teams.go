@@ -147,6 +147,20 @@ func (svc *Service) resolveMembers(ctx context.Context, orgID, field string, ref
 // RenameTeam retitles a team, for the organization's admins (also writes more in its
 // transaction). Returns NOT_FOUND, FORBIDDEN or INVALID.
 func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string, also ...Also) (*ent.Team, error) {
+	rename, err := svc.TeamRename(ctx, orgID, teamID, title)
+	if err != nil {
+		return nil, err
+	}
+	if err := txn.Run(ctx, svc.Client, func(tx *ent.Tx) error { return alsoWrite(tx, append([]Also{rename}, also...)) }); err != nil {
+		return nil, err
+	}
+	return svc.Team(ctx, orgID, teamID)
+}
+
+// TeamRename checks the renaming of a team as RenameTeam does, and returns the write that
+// renames it and records its event, for a transaction that writes more (a SCIM group replaced:
+// its title and members change at once, or not at all).
+func (svc *Service) TeamRename(ctx context.Context, orgID, teamID, title string) (Also, error) {
 	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "rename teams"); err != nil {
 		return nil, err
 	}
@@ -158,14 +172,12 @@ func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string,
 	if err != nil {
 		return nil, err
 	}
-	err = events.Write(ctx, svc.Client, teamEvent(events.TeamUpdated, t, map[string]any{"fields": []string{"title"}}),
-		func(tx *ent.Tx) error {
-			if t, err = tx.Team.UpdateOne(t).SetTitle(title).Save(ctx); err != nil {
-				return err
-			}
-			return alsoWrite(tx, also)
-		})
-	return t, err
+	return func(tx *ent.Tx) error {
+		if err := tx.Team.UpdateOne(t).SetTitle(title).Exec(ctx); err != nil {
+			return err
+		}
+		return events.Record(ctx, tx.Client(), teamEvent(events.TeamUpdated, t, map[string]any{"fields": []string{"title"}}))
+	}, nil
 }
 
 // DeleteTeam deletes a team and its memberships, for the organization's admins. Returns

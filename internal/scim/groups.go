@@ -217,22 +217,31 @@ func (g Group) Resource() map[string]any {
 }
 
 func (s Service) writeGroup(ctx context.Context, orgID string, current Group, in groupFields) (Group, error) {
-	if in.DisplayName != current.DisplayName {
-		if _, err := s.Orgs.RenameTeam(ctx, orgID, current.ID, in.DisplayName); err != nil {
-			return Group{}, err
-		}
-	}
 	t, err := s.Orgs.Team(ctx, orgID, current.ID)
 	if err != nil {
 		return Group{}, err
 	}
-	keep := s.keepExternalID(ctx, t, in.ExternalID)
+	writes := []orgs.Also{s.keepExternalID(ctx, t, in.ExternalID)}
+	if in.DisplayName != current.DisplayName {
+		rename, err := s.Orgs.TeamRename(ctx, orgID, current.ID, in.DisplayName)
+		if err != nil {
+			return Group{}, err
+		}
+		writes = append(writes, rename)
+	}
 	changes := orgs.TeamChanges{Add: missingFrom(in.Members, current.Members), Remove: missingFrom(current.Members, in.Members)}
 	switch {
 	case len(changes.Add)+len(changes.Remove) > 0:
-		_, err = s.Orgs.UpdateTeamMembers(ctx, orgID, current.ID, changes, keep)
-	case !equalPtr(current.ExternalID, in.ExternalID): // the provider's own key: no change of the team
-		err = txn.Run(ctx, s.Client, keep)
+		_, err = s.Orgs.UpdateTeamMembers(ctx, orgID, current.ID, changes, writes...)
+	case len(writes) > 1 || !equalPtr(current.ExternalID, in.ExternalID):
+		err = txn.Run(ctx, s.Client, func(tx *ent.Tx) error {
+			for _, write := range writes {
+				if err := write(tx); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
 	if err != nil {
 		return Group{}, err
