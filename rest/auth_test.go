@@ -54,6 +54,7 @@ type authFixture struct {
 	webhook, delivery           string // a webhook of the organization, and its test delivery
 	oidc                        string // an OpenID Connect provider of the organization
 	scimToken                   string // the id of a SCIM token of the organization
+	auditEvent                  string // an entry of the organization's audit log
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -97,6 +98,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.oidc = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/oidc-providers", map[string]any{"label": "Keycloak",
 		"issuer": "https://id.example.com/realms/acme", "clientId": "bindery", "clientSecret": "s3cret"}))
 	f.scimToken = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/scim-tokens", nil))
+	var audit struct{ Items []struct{ ID string } }
+	e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/audit-events", nil).JSON(t, &audit)
+	f.auditEvent = audit.Items[0].ID
 	return f
 }
 
@@ -199,6 +203,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
 		// Another organization's hostname is as one no site has: 204, nothing removed.
 		{"DELETE", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, false},
+		{"GET", "/v1/orgs/{organizationId}/audit-events", o + "/audit-events", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/audit-events/{auditEventId}", o + "/audit-events/" + f.auditEvent, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/audit-event-actions", o + "/audit-event-actions", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/webhooks", o + "/webhooks", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/webhooks", o + "/webhooks", map[string]any{"url": "https://evil.example.com/"}, true},
 		{"GET", "/v1/orgs/{organizationId}/webhooks/{webhookId}", o + "/webhooks/" + f.webhook, nil, true},
@@ -290,6 +297,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/spaces", o + "/spaces", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/spaces", o + "/spaces", map[string]any{"title": "Evil"}, true},
 		{"GET", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, nil, true},
+		{"GET", "/v1/spaces/{spaceId}/git/info", "/v1/spaces/" + f.space + "/git/info", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/git/export", "/v1/spaces/" + f.space + "/git/export",
+			map[string]any{"url": "https://evil.example.com/docs.git", "ref": "refs/heads/main", "commitMessage": "Evil"}, true},
 		{"PATCH", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, nil, true},
 		{"POST", "/v1/spaces/{spaceId}/restore", "/v1/spaces/" + f.space + "/restore", nil, true},
