@@ -6,13 +6,18 @@ package events
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/audit"
+	"github.com/binderyhq/bindery/internal/text"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -124,19 +129,9 @@ func RecordAside(ctx context.Context, client *ent.Client, e Event) (*ent.Event, 
 	return record(ctx, client, e, true)
 }
 
-// record opts in to the system's access to the events table, in one place.
+// record writes e through client and, when it is an administrative action, its audit entry.
 func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (*ent.Event, error) {
-	if e.Details == nil {
-		e.Details = map[string]any{}
-	}
-	actor := ""
-	if v := viewer.FromContext(ctx); v != nil {
-		actor = v.UserID
-	}
-	saved, err := client.Event.Create().SetType(e.Type).SetOrganizationID(e.Organization).
-		SetObjectKind(e.ObjectKind).SetObjectID(e.ObjectID).SetSpaceID(e.Space).SetSiteID(e.Site).
-		SetActorID(actor).SetDetails(e.Details).SetDispatched(dispatched).
-		Save(privacy.DecisionContext(ctx, privacy.Allow))
+	saved, err := insert(ctx, client, e, dispatched)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +140,70 @@ func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (
 			TargetType: e.ObjectKind, TargetID: e.ObjectID, TargetLabel: e.Label, Payload: e.Details})
 	}
 	return saved, err
+}
+
+// insertStatement writes one event. Every write records an event, so recording is one statement
+// through ent's ExecContext rather than ent's create, whose builder, spec and hooks cost as much
+// processor time as the insert itself (decision 510). $n placeholders read the same on both
+// databases.
+var insertStatement = "INSERT INTO " + event.Table + " (" + strings.Join([]string{event.FieldID,
+	event.FieldCreatedAt, event.FieldUpdatedAt, event.FieldOrganizationID, event.FieldType,
+	event.FieldObjectKind, event.FieldObjectID, event.FieldSpaceID, event.FieldSiteID,
+	event.FieldActorID, event.FieldDetails, event.FieldDispatched}, ", ") +
+	") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+
+// insert checks e as ent's create would — the schema's generated defaults and validators, and the
+// text check every write passes (internal/store) — and writes it. No privacy rule applies: only
+// this package writes events.
+func insert(ctx context.Context, client *ent.Client, e Event, dispatched bool) (*ent.Event, error) {
+	row := &ent.Event{ID: event.DefaultID(), CreatedAt: event.DefaultCreatedAt(), OrganizationID: e.Organization,
+		Type: e.Type, ObjectKind: e.ObjectKind, ObjectID: e.ObjectID, SpaceID: e.Space, SiteID: e.Site,
+		Details: e.Details, Dispatched: dispatched}
+	if row.Details == nil {
+		row.Details = map[string]any{}
+	}
+	if v := viewer.FromContext(ctx); v != nil {
+		row.ActorID = v.UserID
+	}
+	row.UpdatedAt = row.CreatedAt
+	details, err := checkRow(row)
+	if err != nil {
+		return nil, err
+	}
+	_, err = client.ExecContext(ctx, insertStatement, row.ID, row.CreatedAt, row.UpdatedAt, row.OrganizationID,
+		row.Type, row.ObjectKind, row.ObjectID, row.SpaceID, row.SiteID, row.ActorID, details, row.Dispatched)
+	return row, err
+}
+
+// checkRow validates row's fields and returns its details as JSON.
+func checkRow(row *ent.Event) (json.RawMessage, error) {
+	for _, f := range []struct {
+		name, value string
+		valid       func(string) error
+	}{
+		{event.FieldOrganizationID, row.OrganizationID, event.OrganizationIDValidator},
+		{event.FieldType, row.Type, event.TypeValidator},
+		{event.FieldObjectKind, row.ObjectKind, event.ObjectKindValidator},
+		{event.FieldObjectID, row.ObjectID, event.ObjectIDValidator},
+		{event.FieldSpaceID, row.SpaceID, event.SpaceIDValidator},
+		{event.FieldSiteID, row.SiteID, event.SiteIDValidator},
+		{event.FieldActorID, row.ActorID, event.ActorIDValidator},
+	} {
+		if err := f.valid(f.value); err != nil {
+			return nil, fmt.Errorf("event: %w", err)
+		}
+		if err := text.Check(f.name, f.value); err != nil {
+			return nil, err
+		}
+	}
+	details, err := json.Marshal(row.Details)
+	if err != nil {
+		return nil, fmt.Errorf("event: details: %w", err)
+	}
+	if err := text.CheckJSON(details); err != nil {
+		return nil, apperr.Invalidf("details: %s", apperr.As(err).Message)
+	}
+	return details, nil
 }
 
 // audited are the event types that are administrative actions, and their audit action.
