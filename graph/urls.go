@@ -7,7 +7,9 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/appurl"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // URLContent is what an app URL of this server shows: a collection, or a space with its content
@@ -19,10 +21,15 @@ type URLContent struct {
 	Page       *tree.Page
 }
 
-// ContentByURL reads what app URL raw shows (appurl.Parse), each part as the viewer reads it.
-// Returns INVALID for a URL not of this server, NOT_FOUND for one that shows nothing the viewer
-// reads (another organization's objects included).
+// ContentByURL reads what app URL raw shows (appurl.Parse), each part as the viewer reads it. A
+// published page's URL (appurl.ParseSite) shows the space and the page its reader sees
+// (PublishedContentByURL), read then as the viewer reads the space. Returns INVALID for a URL
+// that is neither, NOT_FOUND for one that shows nothing the viewer reads (another organization's
+// objects included).
 func (r *Resolver) ContentByURL(ctx context.Context, raw string) (*URLContent, error) {
+	if _, err := appurl.ParseSite("url", r.BaseURL, raw); err == nil {
+		return r.publishedURLContent(ctx, raw)
+	}
 	t, err := appurl.Parse("url", r.BaseURL, raw)
 	if err != nil {
 		return nil, err
@@ -35,6 +42,21 @@ func (r *Resolver) ContentByURL(ctx context.Context, raw string) (*URLContent, e
 		return &URLContent{Collection: c}, err
 	}
 	return r.spaceURLContent(ctx, t)
+}
+
+// publishedURLContent reads the space and page a published page's URL shows its reader, as the
+// viewer reads them. Returns NOT_FOUND when the URL shows no page or the viewer cannot read the
+// space.
+func (r *Resolver) publishedURLContent(ctx context.Context, raw string) (*URLContent, error) {
+	found, err := r.PublishedContentByURL(ctx, raw, sites.Audience{}, false)
+	if err != nil {
+		if e := apperr.As(err); e == nil || e.Kind != apperr.Invalid {
+			err = apperr.NotFoundf("url: no content at %q that the viewer reads", check.Truncate(raw, 100))
+		}
+		return nil, err
+	}
+	return r.spaceURLContent(ctx, appurl.Target{Organization: found.Visit.Site.OrganizationID,
+		Space: found.Location.SiteSpace.SpaceID, PagePath: found.Content.Tree.Path(found.Page.ID)})
 }
 
 // spaceURLContent reads the space, content and page of target t.

@@ -15,3 +15,8 @@ import (
 func (r *queryResolver) ContentByURL(ctx context.Context, url string) (*model.URLContent, error) {
 	return r.contentByURL(ctx, url)
 }
+
+// PublishedContentByURL is the resolver for the publishedContentByUrl field.
+func (r *queryResolver) PublishedContentByURL(ctx context.Context, url string, visitor *model.PublishedURLVisitorInput) (*model.PublishedURLContent, error) {
+	return r.publishedContentByURL(ctx, url, visitor)
+}

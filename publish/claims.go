@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/binderyhq/bindery/internal/sites"
@@ -18,12 +17,6 @@ import (
 
 // claimsCookie is the cookie that keeps a reader's unsigned claims.
 const claimsCookie = "bindery_visitor"
-
-// maxUnsignedClaims bounds the claims a reader may set, and claimValueMax each value.
-const (
-	maxUnsignedClaims = 32
-	claimValueMax     = 256
-)
 
 // Credentials: a share link's key (`?shareKey=`, as its published URL carries it, or `?share=`)
 // and a visitor token (`?jwt_token=`) are kept, once
@@ -87,16 +80,8 @@ func readerClaims(w http.ResponseWriter, req *http.Request, base string) map[str
 			_ = json.Unmarshal(raw, &unsigned)
 		}
 	}
-	set := false
-	for key, values := range req.URL.Query() {
-		name, ok := strings.CutPrefix(key, "visitor.")
-		if !ok || name == "" || len(values) == 0 || len(values[0]) > claimValueMax {
-			continue
-		}
-		unsigned[name] = claimValue(values[0])
-		set = true
-	}
-	if len(unsigned) > maxUnsignedClaims {
+	set := sites.SetQueryClaims(unsigned, req.URL.Query())
+	if len(unsigned) > sites.MaxUnsignedClaims {
 		unsigned = map[string]any{}
 	}
 	if set {
@@ -104,15 +89,4 @@ func readerClaims(w http.ResponseWriter, req *http.Request, base string) map[str
 		setSiteCookie(w, req, base, claimsCookie, base64.RawURLEncoding.EncodeToString(raw))
 	}
 	return map[string]any{"unsigned": unsigned}
-}
-
-// claimValue reads a parameter as a boolean or a number when it is one, else as text.
-func claimValue(s string) any {
-	if b, err := strconv.ParseBool(s); err == nil && (s == "true" || s == "false") {
-		return b
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f
-	}
-	return s
 }

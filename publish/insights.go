@@ -34,7 +34,7 @@ func (s *siteView) record(req *http.Request, e insights.Event) {
 
 // recordView records a reader's view of a page, or of its Markdown.
 func (s *siteView) recordView(req *http.Request, path string, loc location, p *tree.Page, markdown bool) {
-	e := insights.Event{Type: insights.PageView, URLPath: "/" + strings.TrimSuffix(path, ".md"), SpaceID: loc.siteSpace.SpaceID,
+	e := insights.Event{Type: insights.PageView, URLPath: "/" + strings.TrimSuffix(path, ".md"), SpaceID: loc.SiteSpace.SpaceID,
 		PageID: p.ID, ReferrerDomain: insights.ReferrerDomain(req.Referer(), req.Host)}
 	if markdown {
 		e.Type = "page_markdown_request"
@@ -81,7 +81,7 @@ func (s *siteView) serveFeedback(w http.ResponseWriter, req *http.Request, path 
 	loc, ok := s.locate(page)
 	var p *tree.Page
 	if ok {
-		content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
+		content, err := s.content(s.ctx, loc.SiteSpace.SpaceID)
 		if err != nil {
 			s.h.fail(w, req, err)
 			return
@@ -97,7 +97,7 @@ func (s *siteView) serveFeedback(w http.ResponseWriter, req *http.Request, path 
 		s.feedbackAnswer(w, http.StatusBadRequest, "Bad request", problem, back)
 		return
 	}
-	e.SiteID, e.URLPath, e.SpaceID, e.PageID = s.visit.Site.ID, "/"+page, loc.siteSpace.SpaceID, p.ID
+	e.SiteID, e.URLPath, e.SpaceID, e.PageID = s.visit.Site.ID, "/"+page, loc.SiteSpace.SpaceID, p.ID
 	if err := s.h.r.Insights.Record(insights.ReaderFrom(req.Context()), e); errors.Is(err, insights.ErrTooMany) {
 		s.feedbackAnswer(w, http.StatusTooManyRequests, "Too many requests", "Too much feedback came from your address: try again in a minute.", back)
 		return

@@ -152,7 +152,7 @@ func (m *mcpSite) getOperation(_ context.Context, _ *mcp.CallToolRequest, in ope
 // operationMarkdown is an operation block of a page as the page's Markdown shows it to the
 // reader, then where it is documented; "" when the reader's claims leave it out of the page.
 func (s *siteView) operationMarkdown(op apiOperation) (string, error) {
-	loc := location{section: s.sectionOf(op.siteSpace), siteSpace: op.siteSpace}
+	loc := location{Section: s.sectionOf(op.siteSpace), SiteSpace: op.siteSpace}
 	content, err := s.content(s.ctx, op.siteSpace.SpaceID)
 	if err != nil {
 		return "", err

@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // markdownType is the media type of pages' Markdown.
@@ -50,7 +51,7 @@ func (m *mcpSite) search(_ context.Context, _ *mcp.CallToolRequest, in searchInp
 			return nil, out, err
 		}
 		v := &searchView{Query: out.Query}
-		if err := s.search(v, location{section: s.sectionOf(ss), siteSpace: ss}, content, searchResults); err != nil {
+		if err := s.search(v, location{Section: s.sectionOf(ss), SiteSpace: ss}, content, searchResults); err != nil {
 			return nil, out, err
 		}
 		if v.Problem != "" {
@@ -109,7 +110,7 @@ func (s *siteView) markdownAt(raw string) (string, error) {
 	if !ok {
 		return "", errPageNotFound
 	}
-	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
+	content, err := s.content(s.ctx, loc.SiteSpace.SpaceID)
 	if err != nil {
 		return "", err
 	}
@@ -193,14 +194,14 @@ func (m *mcpSite) listPages(_ context.Context, _ *mcp.CallToolRequest, _ struct{
 		if sec != nil {
 			sm.Title = sec.Title
 		}
-		for _, ss := range listed(s.visit.SiteSpacesOf(sectionID(sec))) {
+		for _, ss := range listed(s.visit.SiteSpacesOf(sites.SectionID(sec))) {
 			vm := variantMap{Title: siteSpaceTitle(ss), URL: s.origin + s.siteSpaceURL(sec, ss), Default: ss.IsDefault, Pages: []pageMap{}}
 			content, err := s.content(s.ctx, ss.SpaceID)
 			if err != nil && !apperr.IsNotFound(err) {
 				return nil, nil, err
 			}
 			if content != nil {
-				vm.Pages = s.pageMaps(location{section: sec, siteSpace: ss}, content, "")
+				vm.Pages = s.pageMaps(location{Section: sec, SiteSpace: ss}, content, "")
 			}
 			sm.Variants = append(sm.Variants, vm)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/openapispecs"
 	"github.com/binderyhq/bindery/internal/search"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // pageView is what the page template shows.
@@ -90,7 +91,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, nil)
 		return
 	}
-	switch loc.pagePath {
+	switch loc.PagePath {
 	case searchSegment:
 		s.serveSearch(w, req, loc)
 		return
@@ -98,7 +99,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.serveSuggestions(w, req, loc)
 		return
 	}
-	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
+	content, err := s.content(s.ctx, loc.SiteSpace.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -119,7 +120,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	if asMarkdown {
 		shows += "?" + s.readerQuery // the Markdown's links carry it
 	}
-	tag := s.etag(content.Revision.ID, shows, s.lookOf(loc.siteSpace))
+	tag := s.etag(content.Revision.ID, shows, s.lookOf(loc.SiteSpace))
 	if s.notModified(w, req, tag) {
 		return
 	}
@@ -135,7 +136,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, req, err)
 		return
 	}
-	s.writeHeaders(w, s.lookOf(loc.siteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
+	s.writeHeaders(w, s.lookOf(loc.SiteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
 	_, _ = w.Write(page)
 }
 
@@ -174,20 +175,9 @@ func (s *siteView) pageSpecs(t *tree.Tree, p *tree.Page) (*document.Document, *o
 }
 
 // findPage returns the page at the location's page path ("" for the site space's landing page);
-// a group leads to its first document.
+// a group's path leads to its first page (sites.Location.PageIn).
 func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
-	if loc.pagePath == "" {
-		return s.landingOf(loc.siteSpace, t)
-	}
-	p := t.ByPath(loc.pagePath)
-	for p != nil && p.Type == tree.TypeGroup {
-		kids := t.Children(p.ID)
-		if len(kids) == 0 {
-			return nil
-		}
-		p = kids[0]
-	}
-	return p
+	return loc.PageIn(t, func() *tree.Page { return s.landingOf(loc.SiteSpace, t) })
 }
 
 // serveMarkdown answers a page's Markdown: its title as a heading, then its body, with the
@@ -227,7 +217,7 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
 		Feedback: strings.TrimSuffix(url, "/") + "/" + feedbackSegment,
 	}
-	if loc.pagePath == "" || url == s.siteSpaceURL(loc.section, loc.siteSpace) {
+	if loc.PagePath == "" || url == s.siteSpaceURL(loc.Section, loc.SiteSpace) {
 		v.Markdown = s.markdownURL(loc, content.Tree, p)
 	}
 	s.frame(&v, loc, content.Tree, p.ID)
@@ -240,22 +230,22 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string) {
 	s.frameLook(v, siteLinks{s: s, loc: loc, t: t})
 	for _, sec := range s.visit.Sections {
-		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
+		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sites.SectionID(loc.Section)})
 	}
-	if variants := listed(s.visit.SiteSpacesOf(sectionID(loc.section))); len(variants) > 1 {
+	if variants := listed(s.visit.SiteSpacesOf(sites.SectionID(loc.Section))); len(variants) > 1 {
 		for _, ss := range variants {
-			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.section, ss), Current: ss.ID == loc.siteSpace.ID})
+			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.Section, ss), Current: ss.ID == loc.SiteSpace.ID})
 		}
 	}
 	v.Nav = s.nav(loc, t, "", current)
-	v.SearchURL = s.siteSpaceURL(loc.section, loc.siteSpace) + searchSegment
+	v.SearchURL = s.siteSpaceURL(loc.Section, loc.SiteSpace) + searchSegment
 	v.MaxQuery = search.MaxQueryLength
 }
 
 // frameLook sets the page's look with its links resolved in the site space read, the site's
 // title, and where the title leads.
 func (s *siteView) frameLook(v *pageView, links siteLinks) {
-	v.Look = s.lookOf(links.loc.siteSpace)
+	v.Look = s.lookOf(links.loc.SiteSpace)
 	v.Look.resolve(links)
 	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
 	if home, _ := links.ref(v.Look.home); home != "" {
@@ -365,7 +355,7 @@ func (l siteLinks) ref(to map[string]any) (url string, external bool) {
 		url = webURL(text(to, "url"))
 		return url, url != ""
 	case "page", "anchor":
-		if space := text(to, "space"); space != "" && space != l.loc.siteSpace.SpaceID {
+		if space := text(to, "space"); space != "" && space != l.loc.SiteSpace.SpaceID {
 			return "", false
 		}
 		url = l.Page(text(to, "page"))
@@ -403,7 +393,7 @@ func (l siteLinks) File(id string) string {
 	if l.t.File(id) == nil {
 		return ""
 	}
-	path := l.s.base + "/~files/" + l.loc.siteSpace.ID + "/" + id
+	path := l.s.base + "/~files/" + l.loc.SiteSpace.ID + "/" + id
 	if l.markdown {
 		return l.s.readerURL(path)
 	}
@@ -475,7 +465,7 @@ func (s *siteView) eachPage(fn func(loc location, t *tree.Tree, p *tree.Page)) {
 		if err != nil {
 			continue // a space without content yet has no pages
 		}
-		loc := location{section: s.sectionOf(ss), siteSpace: ss}
+		loc := location{Section: s.sectionOf(ss), SiteSpace: ss}
 		content.Tree.Walk(func(p *tree.Page, _ string) {
 			if p.Type == tree.TypeDocument && !p.Hidden {
 				fn(loc, content.Tree, p)

@@ -63,7 +63,7 @@ func (s *siteView) redirectTarget(path string, at *pageAt) (string, bool, error)
 	if at == nil {
 		return "", false, nil
 	}
-	pageID, err := redirects.MovedPageAt(s.ctx, s.h.r.Client, at.loc.siteSpace.SpaceID, at.loc.pagePath)
+	pageID, err := redirects.MovedPageAt(s.ctx, s.h.r.Client, at.loc.SiteSpace.SpaceID, at.loc.PagePath)
 	p := at.content.Tree.Page(pageID)
 	if err != nil || p == nil {
 		return "", false, err
@@ -162,7 +162,7 @@ func (u visitURLs) Page(ctx context.Context, siteSpaceID, pageID string) (string
 	if p == nil {
 		return "", nil
 	}
-	return u.s.pageURL(location{section: u.s.sectionOf(ss), siteSpace: ss}, content.Tree, p), nil
+	return u.s.pageURL(location{Section: u.s.sectionOf(ss), SiteSpace: ss}, content.Tree, p), nil
 }
 
 // siteSpaceByID is the site space of the site the reader sees with this id, nil when they see none.

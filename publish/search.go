@@ -25,7 +25,7 @@ const jsonSuffix = ".json"
 
 // serveSearch answers a site space's search results page (?q=), a page that works without script.
 func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc location) {
-	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
+	content, err := s.content(s.ctx, loc.SiteSpace.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -48,7 +48,7 @@ func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc loc
 // query as JSON, {"query", "results": [{"title", "url", "ancestors", "sections": [{"title",
 // "url", "body"}]}]}, read as the results page reads them. A query search refuses is 400.
 func (s *siteView) serveSuggestions(w http.ResponseWriter, req *http.Request, loc location) {
-	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
+	content, err := s.content(s.ctx, loc.SiteSpace.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -73,7 +73,7 @@ func (s *siteView) serveSuggestions(w http.ResponseWriter, req *http.Request, lo
 // results as the matches allow.
 func (s *siteView) search(v *searchView, loc location, content *graph.Content, limit int) error {
 	t := content.Tree
-	conn, err := s.h.r.SearchSpaceWithout(s.ctx, loc.siteSpace.Edges.Space, v.Query, &limit, nil, s.unsearched(content))
+	conn, err := s.h.r.SearchSpaceWithout(s.ctx, loc.SiteSpace.Edges.Space, v.Query, &limit, nil, s.unsearched(content))
 	if e := apperr.As(err); e != nil && e.Kind == apperr.Invalid {
 		v.Problem = e.Message
 		return nil

@@ -85,6 +85,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+space+"/permissions/users/"+ed.UserID, map[string]any{"role": "read"}))
 	auditWant(t, e.Do(admin, "DELETE", "/v1/spaces/"+space+"/permissions/users/"+ed.UserID, nil))
 	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+space, map[string]any{"visibility": "public"}))
+	auditWant(t, e.Do(admin, "POST", "/v1/spaces/"+space+"/duplicate", nil)) // a public space made: audited
 	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+space, map[string]any{"title": "Guide 2"})) // not audited
 	auditWant(t, e.Do(admin, "PATCH", o, map[string]any{"mergeRules": map[string]any{"type": "none"}}))
 	site := auditWant(t, e.Do(admin, "POST", o+"/sites", map[string]any{"title": "Docs"}))["id"].(string)
@@ -118,7 +119,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	}
 	wantCounts := map[string]int{
 		audit.MemberRoleChanged: 1, audit.MemberRemoved: 1, audit.TeamCreated: 1, audit.TeamDeleted: 1,
-		audit.GrantCreated: 1, audit.GrantUpdated: 1, audit.GrantRemoved: 1, audit.SpaceSettingsChanged: 1,
+		audit.GrantCreated: 1, audit.GrantUpdated: 1, audit.GrantRemoved: 1, audit.SpaceSettingsChanged: 2,
 		audit.OrganizationSettingsChanged: 1, audit.ShareLinkCreated: 1, audit.ShareLinkDeleted: 1,
 		audit.WebhookCreated: 1, audit.WebhookSecretRotated: 1, audit.WebhookDeleted: 1,
 		audit.APITokenCreated: 1, audit.APITokenRevoked: 1,

@@ -199,6 +199,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PUT", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
 		{"GET", "/v1/urls/content", "/v1/urls/content?url=" + url.QueryEscape(f.appURL("/o/"+f.org+"/s/"+f.space)), nil, true},
+		// A published URL answers what its reader sees, whoever asks: not organization-scoped.
+		{"GET", "/v1/urls/published", "/v1/urls/published?url=" + url.QueryEscape(f.appURL("/sites/none")), nil, false},
+		{"POST", "/v1/urls/published", "/v1/urls/published", map[string]any{"url": f.appURL("/sites/none")}, false},
 		{"GET", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
 		{"PATCH", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
 		// Another organization's hostname is as one no site has: 204, nothing removed.

@@ -168,6 +168,8 @@ func (a *api) routes(r chi.Router) {
 	r.Delete("/orgs/{organizationId}/scim-tokens/{tokenId}", a.revokeSCIMToken)
 
 	r.Get("/urls/content", a.getContentByURL)
+	r.Get("/urls/published", a.getPublishedContentByURL)
+	r.Post("/urls/published", a.resolvePublishedContentByURL)
 	r.Get("/custom-hostnames/{hostname}", a.getCustomHostname)
 	r.Patch("/custom-hostnames/{hostname}", a.checkCustomHostname)
 	r.Delete("/custom-hostnames/{hostname}", a.removeCustomHostname)

@@ -5,6 +5,9 @@ import (
 	"net/http"
 
 	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // ContentByURL is the reference's answer of getContentByUrl: a collection, or a space with the
@@ -45,4 +48,99 @@ func (a *api) contentByURL(ctx context.Context, found *graph.URLContent) (Conten
 		out.Page = &page
 	}
 	return out, err
+}
+
+// PublishedSiteContent is the reference's PublishedSiteContent, the answer of
+// getPublishedContentByUrl and resolvePublishedContentByUrl, with `revision` always and `page`
+// (Bindery's addition: the page the URL shows). Bindery issues readers no API token: `apiToken`
+// is empty (decision 502).
+type PublishedSiteContent struct {
+	Organization string `json:"organization"`
+	Site         string `json:"site"`
+	SiteSection  string `json:"siteSection,omitempty"`
+	SiteSpace    string `json:"siteSpace"`
+	Space        string `json:"space"`
+	Revision     string `json:"revision"`
+	Page         string `json:"page"`
+	Pathname     string `json:"pathname"`
+	BasePath     string `json:"basePath"`
+	SiteBasePath string `json:"siteBasePath"`
+	APIToken     string `json:"apiToken"`
+	ShareKey     string `json:"shareKey,omitempty"`
+	Complete     bool   `json:"complete"`
+	CanonicalURL string `json:"canonicalUrl"`
+}
+
+// PublishedContentRedirect is the reference's PublishedContentRedirect that Bindery answers: a
+// reader without a valid visitor token sent to the site's fallback URL (redirectOnError).
+type PublishedContentRedirect struct {
+	Target   string `json:"target"` // "application": the site's authentication application
+	Redirect string `json:"redirect"`
+}
+
+// resolvePublishedBody is resolvePublishedContentByUrl's body.
+type resolvePublishedBody struct {
+	URL             *string `json:"url"`
+	RedirectOnError bool    `json:"redirectOnError"`
+	Visitor         *struct {
+		Type           *string        `json:"type"`
+		JWTToken       string         `json:"jwtToken"`
+		UnsignedClaims map[string]any `json:"unsignedClaims"`
+	} `json:"visitor"`
+}
+
+// getPublishedContentByURL answers GET /v1/urls/published?url=&visitorAuthToken=&redirectOnError=.
+func (a *api) getPublishedContentByURL(w http.ResponseWriter, r *http.Request) {
+	q := query{r}
+	raw := q.str("url")
+	redirect, err := q.boolean("redirectOnError")
+	switch {
+	case raw == nil:
+		err = missing("url")
+	case err == nil:
+		var audience sites.Audience
+		if token := q.str("visitorAuthToken"); token != nil {
+			audience.Token = *token
+		}
+		found, err := a.r.PublishedContentByURL(r.Context(), *raw, audience, redirect != nil && *redirect)
+		respondWith(w, r, http.StatusOK, found, err, publishedSiteContent)
+		return
+	}
+	writeError(w, r, err)
+}
+
+// resolvePublishedContentByURL answers POST /v1/urls/published.
+func (a *api) resolvePublishedContentByURL(w http.ResponseWriter, r *http.Request) {
+	var body resolvePublishedBody
+	err := decodeBody(r, &body)
+	if err == nil && body.URL == nil {
+		err = missing("url")
+	}
+	var audience sites.Audience
+	if v := body.Visitor; err == nil && v != nil {
+		if v.Type != nil && *v.Type != "human" && *v.Type != "agent" {
+			err = apperr.Invalidf("visitor.type: must be human or agent, got %q", check.Truncate(*v.Type, 40))
+		}
+		audience = sites.Audience{Token: v.JWTToken, Claims: map[string]any{"unsigned": v.UnsignedClaims}}
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	found, err := a.r.PublishedContentByURL(r.Context(), *body.URL, audience, body.RedirectOnError)
+	respondWith(w, r, http.StatusOK, found, err, publishedSiteContent)
+}
+
+// publishedSiteContent is the wire shape of a resolved published URL: PublishedSiteContent, or
+// PublishedContentRedirect.
+func publishedSiteContent(_ context.Context, found *graph.PublishedURLContent) (any, error) {
+	if found.Redirect != "" {
+		return PublishedContentRedirect{Target: "application", Redirect: found.Redirect}, nil
+	}
+	loc := found.Location
+	return PublishedSiteContent{Organization: found.Visit.Site.OrganizationID, Site: found.Visit.Site.ID,
+		SiteSection: sites.SectionID(loc.Section), SiteSpace: loc.SiteSpace.ID, Space: loc.SiteSpace.SpaceID,
+		Revision: found.Content.Revision.ID, Page: found.Page.ID, Pathname: loc.PagePath,
+		BasePath: found.URL.BasePath + loc.BasePath(), SiteBasePath: found.URL.BasePath, ShareKey: found.ShareKey,
+		Complete: true, CanonicalURL: found.CanonicalURL()}, nil
 }

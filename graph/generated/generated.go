@@ -985,6 +985,20 @@ type ComplexityRoot struct {
 		SiteSpaces func(childComplexity int) int
 	}
 
+	PublishedURLContent struct {
+		BasePath       func(childComplexity int) int
+		CanonicalURL   func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		PageID         func(childComplexity int) int
+		Pathname       func(childComplexity int) int
+		RevisionID     func(childComplexity int) int
+		SiteBasePath   func(childComplexity int) int
+		SiteID         func(childComplexity int) int
+		SiteSectionID  func(childComplexity int) int
+		SiteSpaceID    func(childComplexity int) int
+		SpaceID        func(childComplexity int) int
+	}
+
 	Query struct {
 		APIInfo                     func(childComplexity int) int
 		APITokens                   func(childComplexity int, first *int, after *string) int
@@ -999,6 +1013,7 @@ type ComplexityRoot struct {
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, domain string) int
+		PublishedContentByURL       func(childComplexity int, url string, visitor *model.PublishedURLVisitorInput) int
 		SiteVisitorSegments         func(childComplexity int, organizationID string, siteID string) int
 		Space                       func(childComplexity int, id string, shareKey *string) int
 		User                        func(childComplexity int, id string) int
@@ -1976,6 +1991,7 @@ type QueryResolver interface {
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	APITokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error)
 	ContentByURL(ctx context.Context, url string) (*model.URLContent, error)
+	PublishedContentByURL(ctx context.Context, url string, visitor *model.PublishedURLVisitorInput) (*model.PublishedURLContent, error)
 }
 type ReactionUserResolver interface {
 	User(ctx context.Context, obj *model.ReactionUser) (*ent.User, error)
@@ -6498,6 +6514,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedSiteCustomizations.SiteSpaces(childComplexity), true
 
+	case "PublishedURLContent.basePath":
+		if e.ComplexityRoot.PublishedURLContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.BasePath(childComplexity), true
+	case "PublishedURLContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedURLContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.CanonicalURL(childComplexity), true
+	case "PublishedURLContent.organizationId":
+		if e.ComplexityRoot.PublishedURLContent.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.OrganizationID(childComplexity), true
+	case "PublishedURLContent.pageId":
+		if e.ComplexityRoot.PublishedURLContent.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.PageID(childComplexity), true
+	case "PublishedURLContent.pathname":
+		if e.ComplexityRoot.PublishedURLContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.Pathname(childComplexity), true
+	case "PublishedURLContent.revisionId":
+		if e.ComplexityRoot.PublishedURLContent.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.RevisionID(childComplexity), true
+	case "PublishedURLContent.siteBasePath":
+		if e.ComplexityRoot.PublishedURLContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.SiteBasePath(childComplexity), true
+	case "PublishedURLContent.siteId":
+		if e.ComplexityRoot.PublishedURLContent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.SiteID(childComplexity), true
+	case "PublishedURLContent.siteSectionId":
+		if e.ComplexityRoot.PublishedURLContent.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.SiteSectionID(childComplexity), true
+	case "PublishedURLContent.siteSpaceId":
+		if e.ComplexityRoot.PublishedURLContent.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.SiteSpaceID(childComplexity), true
+	case "PublishedURLContent.spaceId":
+		if e.ComplexityRoot.PublishedURLContent.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLContent.SpaceID(childComplexity), true
+
 	case "Query.apiInfo":
 		if e.ComplexityRoot.Query.APIInfo == nil {
 			break
@@ -6632,6 +6715,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["domain"].(string)), true
+	case "Query.publishedContentByUrl":
+		if e.ComplexityRoot.Query.PublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitor"].(*model.PublishedURLVisitorInput)), true
 	case "Query.siteVisitorSegments":
 		if e.ComplexityRoot.Query.SiteVisitorSegments == nil {
 			break
@@ -9414,6 +9508,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("MoveSpaceInput", ec.unmarshalInputMoveSpaceInput),
 			graphql.NewInputUnmarshaler("OpenAPISpecSourceInput", ec.unmarshalInputOpenAPISpecSourceInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
+			graphql.NewInputUnmarshaler("PublishedURLVisitorInput", ec.unmarshalInputPublishedURLVisitorInput),
 			graphql.NewInputUnmarshaler("RequestChangeRequestReviewersInput", ec.unmarshalInputRequestChangeRequestReviewersInput),
 			graphql.NewInputUnmarshaler("SiteAdaptiveContentInput", ec.unmarshalInputSiteAdaptiveContentInput),
 			graphql.NewInputUnmarshaler("SiteRedirectDestinationInput", ec.unmarshalInputSiteRedirectDestinationInput),
@@ -12939,15 +13034,53 @@ input TranslationSettingsInput {
 }
 `, BuiltIn: false},
 	{Name: "../schema/urls.graphqls", Input: `# ---------------------------------------------------------------- URLs
-# What a URL of this server's app (the ` + "`" + `urls.app` + "`" + ` the API hands out) shows.
+# What a URL of this server's app (the ` + "`" + `urls.app` + "`" + ` the API hands out) or of a published site shows.
 
 extend type Query {
   """
   What an app URL of this server shows (the reference's getContentByUrl): a collection, or a
-  space's content (main, or a change request's) with the page at the URL's path. Fails with
-  BAD_USER_INPUT for a URL not of this server, NOT_FOUND for one that shows nothing the viewer reads.
+  space's content (main, or a change request's) with the page at the URL's path. A published
+  page's URL (under /sites/ or at a site's hostname) answers the space and the page it shows, as
+  the viewer reads the space. Fails with BAD_USER_INPUT for a URL that is neither, NOT_FOUND for
+  one that shows nothing the viewer reads.
   """
   contentByUrl(url: String!): URLContent!
+  """
+  What a published page's URL shows its reader (the reference's resolvePublishedContentByUrl):
+  the URL's own share key, visitor token and ` + "`" + `visitor.*` + "`" + ` claims, and those given, decide, not the
+  viewer's membership. Fails with BAD_USER_INPUT for a URL that is not a site's, UNAUTHENTICATED
+  for a visitor-authenticated site without a valid token, NOT_FOUND for a URL that shows the
+  reader no page.
+  """
+  publishedContentByUrl(url: String!, visitor: PublishedURLVisitorInput): PublishedURLContent!
+}
+
+"What a reader presents besides the URL's own parameters."
+input PublishedURLVisitorInput {
+  "A visitor token (a JWT signed with the site's key)."
+  jwtToken: String
+  "Unsigned claims, as ` + "`" + `visitor.<claim>` + "`" + ` parameters give them."
+  unsignedClaims: JSON
+}
+
+"What a published page's URL shows its reader, by id (the reference's PublishedSiteContent)."
+type PublishedURLContent {
+  organizationId: ID!
+  siteId: ID!
+  "The section the URL leads to; null for a site without sections."
+  siteSectionId: ID
+  siteSpaceId: ID!
+  spaceId: ID!
+  revisionId: ID!
+  pageId: ID!
+  "The page's path in its space, as the URL names it (empty for the site space's landing page)."
+  pathname: String!
+  "The path of the site space's root in the URL."
+  basePath: String!
+  "The path of the site's root in the URL."
+  siteBasePath: String!
+  "The page's URL as the site links it."
+  canonicalUrl: String!
 }
 
 "What an app URL shows: a collection, or a space and its content, with a change request and a page when the URL names them."
@@ -14613,6 +14746,34 @@ func (ec *executionContext) childFields_PublishedSiteCustomizations(ctx context.
 		return ec.fieldContext_PublishedSiteCustomizations_siteSpaces(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteCustomizations", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedURLContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organizationId":
+		return ec.fieldContext_PublishedURLContent_organizationId(ctx, field)
+	case "siteId":
+		return ec.fieldContext_PublishedURLContent_siteId(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_PublishedURLContent_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_PublishedURLContent_siteSpaceId(ctx, field)
+	case "spaceId":
+		return ec.fieldContext_PublishedURLContent_spaceId(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_PublishedURLContent_revisionId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_PublishedURLContent_pageId(ctx, field)
+	case "pathname":
+		return ec.fieldContext_PublishedURLContent_pathname(ctx, field)
+	case "basePath":
+		return ec.fieldContext_PublishedURLContent_basePath(ctx, field)
+	case "siteBasePath":
+		return ec.fieldContext_PublishedURLContent_siteBasePath(ctx, field)
+	case "canonicalUrl":
+		return ec.fieldContext_PublishedURLContent_canonicalUrl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedURLContent", field.Name)
 }
 
 func (ec *executionContext) childFields_ReactionUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20198,6 +20359,28 @@ func (ec *executionContext) field_Query_organizations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitor",
+		func(ctx context.Context, v any) (*model.PublishedURLVisitorInput, error) {
+			return ec.unmarshalOPublishedURLVisitorInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedURLVisitorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitor"] = arg1
 	return args, nil
 }
 
@@ -38946,6 +39129,259 @@ func (ec *executionContext) fieldContext_PublishedSiteCustomizations_siteSpaces(
 	return fc, nil
 }
 
+func (ec *executionContext) _PublishedURLContent_organizationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_pageId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedURLContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedURLContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedURLContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedURLContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLContent", field, false, false, "String")
+}
+
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39658,6 +40094,50 @@ func (ec *executionContext) fieldContext_Query_contentByUrl(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_contentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitor"].(*model.PublishedURLVisitorInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedURLContent) graphql.Marshaler {
+			return ec.marshalNPublishedURLContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedURLContent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedURLContent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -53911,6 +54391,55 @@ func UnmarshalPostCommentInput(ctx context.Context, raw any) (model.PostCommentI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputPublishedURLVisitorInput(ctx context.Context, obj any) (model.PublishedURLVisitorInput, error) {
+	var it model.PublishedURLVisitorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"jwtToken", "unsignedClaims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "jwtToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jwtToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JwtToken = data
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPublishedURLVisitorInput unmarshals raw into the PublishedURLVisitorInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPublishedURLVisitorInput(ctx context.Context, raw any) (model.PublishedURLVisitorInput, error) {
+	var out model.PublishedURLVisitorInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PublishedURLVisitorInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRequestChangeRequestReviewersInput(ctx context.Context, obj any) (model.RequestChangeRequestReviewersInput, error) {
 	var it model.RequestChangeRequestReviewersInput
 	if obj == nil {
@@ -62240,6 +62769,89 @@ func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, se
 	return out
 }
 
+var publishedURLContentImplementors = []string{"PublishedURLContent"}
+
+func (ec *executionContext) _PublishedURLContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedURLContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedURLContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedURLContent")
+		case "organizationId":
+			out.Values[i] = ec._PublishedURLContent_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteId":
+			out.Values[i] = ec._PublishedURLContent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._PublishedURLContent_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._PublishedURLContent_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceId":
+			out.Values[i] = ec._PublishedURLContent_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._PublishedURLContent_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._PublishedURLContent_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedURLContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedURLContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedURLContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedURLContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -62360,6 +62972,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_contentByUrl(ctx, field)
+				})
+		case "publishedContentByUrl":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_publishedContentByUrl(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -68987,6 +69605,14 @@ func (ec *executionContext) marshalNPublishedSiteCustomizations2ᚖgithubᚗcom�
 	return ec._PublishedSiteCustomizations(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPublishedURLContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedURLContent(ctx context.Context, sel ast.SelectionSet, v *model.PublishedURLContent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PublishedURLContent!")
+		return graphql.Null
+	}
+	return ec._PublishedURLContent(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNReactionUser2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReactionUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionUser) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -71152,6 +71778,14 @@ func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyhqᚋb
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPublishedURLVisitorInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedURLVisitorInput(ctx context.Context, v any) (*model.PublishedURLVisitorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPublishedURLVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.ReusableContent) graphql.Marshaler {

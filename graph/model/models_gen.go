@@ -823,6 +823,34 @@ type PublishedSiteCustomizations struct {
 	SiteSpaces []*SiteSpaceCustomization `json:"siteSpaces"`
 }
 
+// What a published page's URL shows its reader, by id (the reference's PublishedSiteContent).
+type PublishedURLContent struct {
+	OrganizationID string `json:"organizationId"`
+	SiteID         string `json:"siteId"`
+	// The section the URL leads to; null for a site without sections.
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	SiteSpaceID   string  `json:"siteSpaceId"`
+	SpaceID       string  `json:"spaceId"`
+	RevisionID    string  `json:"revisionId"`
+	PageID        string  `json:"pageId"`
+	// The page's path in its space, as the URL names it (empty for the site space's landing page).
+	Pathname string `json:"pathname"`
+	// The path of the site space's root in the URL.
+	BasePath string `json:"basePath"`
+	// The path of the site's root in the URL.
+	SiteBasePath string `json:"siteBasePath"`
+	// The page's URL as the site links it.
+	CanonicalURL string `json:"canonicalUrl"`
+}
+
+// What a reader presents besides the URL's own parameters.
+type PublishedURLVisitorInput struct {
+	// A visitor token (a JWT signed with the site's key).
+	JwtToken *string `json:"jwtToken,omitempty"`
+	// Unsigned claims, as `visitor.<claim>` parameters give them.
+	UnsignedClaims any `json:"unsignedClaims,omitempty"`
+}
+
 type RequestChangeRequestReviewersInput struct {
 	// Members of the space's organization.
 	Users []string `json:"users,omitempty"`

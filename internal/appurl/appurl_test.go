@@ -1,6 +1,8 @@
 package appurl
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -40,4 +42,55 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q): %v, want kind %v", raw, err, kind)
 		}
 	}
+}
+
+func TestParseSite(t *testing.T) {
+	const base = "https://docs.example.com/bindery"
+	for raw, want := range map[string]Site{
+		base + "/sites/acme":                         {Name: "acme", BasePath: "/bindery/sites/acme/", Origin: "https://docs.example.com"},
+		base + "/sites/acme/v2/guides/caf%C3%A9?x=1": {Name: "acme", BasePath: "/bindery/sites/acme/", Path: "v2/guides/café", Origin: "https://docs.example.com"},
+		"http://Help.Acme.test/guides/":              {Hostname: "help.acme.test", BasePath: "/", Path: "guides", Origin: "http://Help.Acme.test"},
+	} {
+		got, err := ParseSite("url", base, raw)
+		got.Query = nil
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseSite(%q) = %+v, %v; want %+v", raw, got, err, want)
+		}
+	}
+	if s, _ := ParseSite("url", base, base+"/sites/acme/x?shareKey=k"); s.Query.Get("shareKey") != "k" {
+		t.Errorf("the query: %v", s.Query)
+	}
+	for raw, kind := range map[string]apperr.Kind{
+		"":                                   apperr.Invalid,
+		"/sites/acme":                        apperr.Invalid,
+		"ftp://help.acme.test/":              apperr.Invalid,
+		"https://docs.example.com:%zz/":      apperr.Invalid,
+		base + "/o/O1/s/S1":                  apperr.NotFound,
+		base + "/sites/":                     apperr.NotFound,
+		"https://127.0.0.1/sites/acme":       apperr.NotFound,
+		"https://localhost/x":                apperr.NotFound,
+		"https://docs.example.com:8443/x":    apperr.NotFound,
+		"https://docs.example.com/sites/foo": apperr.NotFound, // not under the base path
+	} {
+		_, err := ParseSite("url", base, raw)
+		if e := apperr.As(err); e == nil || e.Kind != kind {
+			t.Errorf("ParseSite(%q): %v, want kind %v", raw, err, kind)
+		}
+	}
+}
+
+// FuzzParseSite reads any text without panicking, and a URL it accepts names a site one way.
+func FuzzParseSite(f *testing.F) {
+	for _, seed := range []string{"https://docs.example.com/bindery/sites/acme/a/b?shareKey=k", "http://help.acme.test/", "https://[::1]/x", "https://docs.example.com/bindery/sites//x", "%zz"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		s, err := ParseSite("url", "https://docs.example.com/bindery", raw)
+		if err != nil {
+			return
+		}
+		if (s.Name == "") == (s.Hostname == "") || !strings.HasSuffix(s.BasePath, "/") || strings.Trim(s.Path, "/") != s.Path {
+			t.Fatalf("ParseSite(%q) = %+v", raw, s)
+		}
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/events"
@@ -126,7 +127,20 @@ func (svc *Service) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string,
 	if err := recordSpace(ctx, tx, events.SpaceCreated, s.OrganizationID, s.ID, nil); err != nil {
 		return nil, err
 	}
+	if err := recordCreatedVisibility(ctx, tx, s); err != nil {
+		return nil, err
+	}
 	return s, svc.StartContent(ctx, tx, s, root)
+}
+
+// recordCreatedVisibility records in the audit log a space made with a visibility other than the
+// default (private): who reads it was decided then, as an update of its visibility decides it
+// (decision 503).
+func recordCreatedVisibility(ctx context.Context, tx *ent.Tx, s *ent.Space) error {
+	if s.Visibility == space.DefaultVisibility {
+		return nil
+	}
+	return audit.RecordSettings(ctx, tx.Client(), s.OrganizationID, audit.SpaceSettingsChanged, "space", s.ID, []string{"visibility"})
 }
 
 // recordSpace records an event about a space in the transaction that changes it.
