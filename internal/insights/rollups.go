@@ -25,7 +25,7 @@ const (
 	dimPageRating  = "urlPath\neventPageFeedbackRating"
 	dimVisitors    = "visitors" // the day's visitors (of a type), counted as SiteInsightVisitor rows are added
 	anyType        = "*"        // the type of a visitor's row counting them whatever they did
-	noResults      = -1        // the results of a row that is not a search's
+	noResults      = -1         // the results of a row that is not a search's
 	valueSeparator = "\n"
 )
 
