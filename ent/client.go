@@ -52,6 +52,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -149,6 +150,8 @@ type Client struct {
 	SiteInsightEvent *SiteInsightEventClient
 	// SiteInsightRollup is the client for interacting with the SiteInsightRollup builders.
 	SiteInsightRollup *SiteInsightRollupClient
+	// SiteInsightVisitor is the client for interacting with the SiteInsightVisitor builders.
+	SiteInsightVisitor *SiteInsightVisitorClient
 	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
 	SitePublishingAuth *SitePublishingAuthClient
 	// SiteRedirect is the client for interacting with the SiteRedirect builders.
@@ -225,6 +228,7 @@ func (c *Client) init() {
 	c.Site = NewSiteClient(c.config)
 	c.SiteInsightEvent = NewSiteInsightEventClient(c.config)
 	c.SiteInsightRollup = NewSiteInsightRollupClient(c.config)
+	c.SiteInsightVisitor = NewSiteInsightVisitorClient(c.config)
 	c.SitePublishingAuth = NewSitePublishingAuthClient(c.config)
 	c.SiteRedirect = NewSiteRedirectClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
@@ -368,6 +372,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Site:                  NewSiteClient(cfg),
 		SiteInsightEvent:      NewSiteInsightEventClient(cfg),
 		SiteInsightRollup:     NewSiteInsightRollupClient(cfg),
+		SiteInsightVisitor:    NewSiteInsightVisitorClient(cfg),
 		SitePublishingAuth:    NewSitePublishingAuthClient(cfg),
 		SiteRedirect:          NewSiteRedirectClient(cfg),
 		SiteSection:           NewSiteSectionClient(cfg),
@@ -438,6 +443,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Site:                  NewSiteClient(cfg),
 		SiteInsightEvent:      NewSiteInsightEventClient(cfg),
 		SiteInsightRollup:     NewSiteInsightRollupClient(cfg),
+		SiteInsightVisitor:    NewSiteInsightVisitorClient(cfg),
 		SitePublishingAuth:    NewSitePublishingAuthClient(cfg),
 		SiteRedirect:          NewSiteRedirectClient(cfg),
 		SiteSection:           NewSiteSectionClient(cfg),
@@ -488,10 +494,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
 		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
 		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
-		c.SiteInsightEvent, c.SiteInsightRollup, c.SitePublishingAuth, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookDelivery,
+		c.SiteInsightEvent, c.SiteInsightRollup, c.SiteInsightVisitor,
+		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -508,10 +514,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
 		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
 		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
-		c.SiteInsightEvent, c.SiteInsightRollup, c.SitePublishingAuth, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookDelivery,
+		c.SiteInsightEvent, c.SiteInsightRollup, c.SiteInsightVisitor,
+		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -594,6 +600,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SiteInsightEvent.mutate(ctx, m)
 	case *SiteInsightRollupMutation:
 		return c.SiteInsightRollup.mutate(ctx, m)
+	case *SiteInsightVisitorMutation:
+		return c.SiteInsightVisitor.mutate(ctx, m)
 	case *SitePublishingAuthMutation:
 		return c.SitePublishingAuth.mutate(ctx, m)
 	case *SiteRedirectMutation:
@@ -7073,6 +7081,140 @@ func (c *SiteInsightRollupClient) mutate(ctx context.Context, m *SiteInsightRoll
 	}
 }
 
+// SiteInsightVisitorClient is a client for the SiteInsightVisitor schema.
+type SiteInsightVisitorClient struct {
+	config
+}
+
+// NewSiteInsightVisitorClient returns a client for the SiteInsightVisitor from the given config.
+func NewSiteInsightVisitorClient(c config) *SiteInsightVisitorClient {
+	return &SiteInsightVisitorClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteinsightvisitor.Hooks(f(g(h())))`.
+func (c *SiteInsightVisitorClient) Use(hooks ...Hook) {
+	c.hooks.SiteInsightVisitor = append(c.hooks.SiteInsightVisitor, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteinsightvisitor.Intercept(f(g(h())))`.
+func (c *SiteInsightVisitorClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteInsightVisitor = append(c.inters.SiteInsightVisitor, interceptors...)
+}
+
+// Create returns a builder for creating a SiteInsightVisitor entity.
+func (c *SiteInsightVisitorClient) Create() *SiteInsightVisitorCreate {
+	mutation := newSiteInsightVisitorMutation(c.config, OpCreate)
+	return &SiteInsightVisitorCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteInsightVisitor entities.
+func (c *SiteInsightVisitorClient) CreateBulk(builders ...*SiteInsightVisitorCreate) *SiteInsightVisitorCreateBulk {
+	return &SiteInsightVisitorCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteInsightVisitorClient) MapCreateBulk(slice any, setFunc func(*SiteInsightVisitorCreate, int)) *SiteInsightVisitorCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteInsightVisitorCreateBulk{err: fmt.Errorf("calling to SiteInsightVisitorClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteInsightVisitorCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteInsightVisitorCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteInsightVisitor.
+func (c *SiteInsightVisitorClient) Update() *SiteInsightVisitorUpdate {
+	mutation := newSiteInsightVisitorMutation(c.config, OpUpdate)
+	return &SiteInsightVisitorUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteInsightVisitorClient) UpdateOne(_m *SiteInsightVisitor) *SiteInsightVisitorUpdateOne {
+	mutation := newSiteInsightVisitorMutation(c.config, OpUpdateOne, withSiteInsightVisitor(_m))
+	return &SiteInsightVisitorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteInsightVisitorClient) UpdateOneID(id int) *SiteInsightVisitorUpdateOne {
+	mutation := newSiteInsightVisitorMutation(c.config, OpUpdateOne, withSiteInsightVisitorID(id))
+	return &SiteInsightVisitorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteInsightVisitor.
+func (c *SiteInsightVisitorClient) Delete() *SiteInsightVisitorDelete {
+	mutation := newSiteInsightVisitorMutation(c.config, OpDelete)
+	return &SiteInsightVisitorDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteInsightVisitorClient) DeleteOne(_m *SiteInsightVisitor) *SiteInsightVisitorDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteInsightVisitorClient) DeleteOneID(id int) *SiteInsightVisitorDeleteOne {
+	builder := c.Delete().Where(siteinsightvisitor.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteInsightVisitorDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteInsightVisitor.
+func (c *SiteInsightVisitorClient) Query() *SiteInsightVisitorQuery {
+	return &SiteInsightVisitorQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteInsightVisitor},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteInsightVisitor entity by its id.
+func (c *SiteInsightVisitorClient) Get(ctx context.Context, id int) (*SiteInsightVisitor, error) {
+	return c.Query().Where(siteinsightvisitor.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteInsightVisitorClient) GetX(ctx context.Context, id int) *SiteInsightVisitor {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteInsightVisitorClient) Hooks() []Hook {
+	hooks := c.hooks.SiteInsightVisitor
+	return append(hooks[:len(hooks):len(hooks)], siteinsightvisitor.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteInsightVisitorClient) Interceptors() []Interceptor {
+	return c.inters.SiteInsightVisitor
+}
+
+func (c *SiteInsightVisitorClient) mutate(ctx context.Context, m *SiteInsightVisitorMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteInsightVisitorCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteInsightVisitorUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteInsightVisitorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteInsightVisitorDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteInsightVisitor mutation op: %q", m.Op())
+	}
+}
+
 // SitePublishingAuthClient is a client for the SitePublishingAuth schema.
 type SitePublishingAuthClient struct {
 	config
@@ -9630,9 +9772,10 @@ type (
 		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
 		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SiteInsightEvent,
-		SiteInsightRollup, SitePublishingAuth, SiteRedirect, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
-		TranslationSettings, User, Webhook, WebhookDelivery []ent.Hook
+		SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth, SiteRedirect,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob,
+		Team, TeamMember, TranslationSettings, User, Webhook,
+		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
@@ -9641,9 +9784,10 @@ type (
 		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
 		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SiteInsightEvent,
-		SiteInsightRollup, SitePublishingAuth, SiteRedirect, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
-		TranslationSettings, User, Webhook, WebhookDelivery []ent.Interceptor
+		SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth, SiteRedirect,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob,
+		Team, TeamMember, TranslationSettings, User, Webhook,
+		WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -49,6 +49,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -160,6 +161,7 @@ func checkColumn(t, c string) error {
 			site.Table:                  site.ValidColumn,
 			siteinsightevent.Table:      siteinsightevent.ValidColumn,
 			siteinsightrollup.Table:     siteinsightrollup.ValidColumn,
+			siteinsightvisitor.Table:    siteinsightvisitor.ValidColumn,
 			sitepublishingauth.Table:    sitepublishingauth.ValidColumn,
 			siteredirect.Table:          siteredirect.ValidColumn,
 			sitesection.Table:           sitesection.ValidColumn,

@@ -50,6 +50,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -113,6 +114,7 @@ const (
 	TypeSite                  = "Site"
 	TypeSiteInsightEvent      = "SiteInsightEvent"
 	TypeSiteInsightRollup     = "SiteInsightRollup"
+	TypeSiteInsightVisitor    = "SiteInsightVisitor"
 	TypeSitePublishingAuth    = "SitePublishingAuth"
 	TypeSiteRedirect          = "SiteRedirect"
 	TypeSiteSection           = "SiteSection"
@@ -35712,6 +35714,530 @@ func (m *SiteInsightRollupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteInsightRollupMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown SiteInsightRollup edge %s", name)
+}
+
+// SiteInsightVisitorMutation represents an operation that mutates the SiteInsightVisitor nodes in the graph.
+type SiteInsightVisitorMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	site_id       *string
+	day           *int
+	addday        *int
+	_type         *string
+	visitor       *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteInsightVisitor, error)
+	predicates    []predicate.SiteInsightVisitor
+}
+
+var _ ent.Mutation = (*SiteInsightVisitorMutation)(nil)
+
+// siteinsightvisitorOption allows management of the mutation configuration using functional options.
+type siteinsightvisitorOption func(*SiteInsightVisitorMutation)
+
+// newSiteInsightVisitorMutation creates new mutation for the SiteInsightVisitor entity.
+func newSiteInsightVisitorMutation(c config, op Op, opts ...siteinsightvisitorOption) *SiteInsightVisitorMutation {
+	m := &SiteInsightVisitorMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteInsightVisitor,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteInsightVisitorID sets the ID field of the mutation.
+func withSiteInsightVisitorID(id int) siteinsightvisitorOption {
+	return func(m *SiteInsightVisitorMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteInsightVisitor
+		)
+		m.oldValue = func(ctx context.Context) (*SiteInsightVisitor, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteInsightVisitor.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteInsightVisitor sets the old SiteInsightVisitor of the mutation.
+func withSiteInsightVisitor(node *SiteInsightVisitor) siteinsightvisitorOption {
+	return func(m *SiteInsightVisitorMutation) {
+		m.oldValue = func(context.Context) (*SiteInsightVisitor, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteInsightVisitorMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteInsightVisitorMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteInsightVisitorMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteInsightVisitorMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteInsightVisitor.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteInsightVisitorMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteInsightVisitorMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteInsightVisitor entity.
+// If the SiteInsightVisitor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightVisitorMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteInsightVisitorMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetDay sets the "day" field.
+func (m *SiteInsightVisitorMutation) SetDay(i int) {
+	m.day = &i
+	m.addday = nil
+}
+
+// Day returns the value of the "day" field in the mutation.
+func (m *SiteInsightVisitorMutation) Day() (r int, exists bool) {
+	v := m.day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDay returns the old "day" field's value of the SiteInsightVisitor entity.
+// If the SiteInsightVisitor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightVisitorMutation) OldDay(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDay: %w", err)
+	}
+	return oldValue.Day, nil
+}
+
+// AddDay adds i to the "day" field.
+func (m *SiteInsightVisitorMutation) AddDay(i int) {
+	if m.addday != nil {
+		*m.addday += i
+	} else {
+		m.addday = &i
+	}
+}
+
+// AddedDay returns the value that was added to the "day" field in this mutation.
+func (m *SiteInsightVisitorMutation) AddedDay() (r int, exists bool) {
+	v := m.addday
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDay resets all changes to the "day" field.
+func (m *SiteInsightVisitorMutation) ResetDay() {
+	m.day = nil
+	m.addday = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteInsightVisitorMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteInsightVisitorMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the SiteInsightVisitor entity.
+// If the SiteInsightVisitor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightVisitorMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteInsightVisitorMutation) ResetType() {
+	m._type = nil
+}
+
+// SetVisitor sets the "visitor" field.
+func (m *SiteInsightVisitorMutation) SetVisitor(s string) {
+	m.visitor = &s
+}
+
+// Visitor returns the value of the "visitor" field in the mutation.
+func (m *SiteInsightVisitorMutation) Visitor() (r string, exists bool) {
+	v := m.visitor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitor returns the old "visitor" field's value of the SiteInsightVisitor entity.
+// If the SiteInsightVisitor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteInsightVisitorMutation) OldVisitor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitor: %w", err)
+	}
+	return oldValue.Visitor, nil
+}
+
+// ResetVisitor resets all changes to the "visitor" field.
+func (m *SiteInsightVisitorMutation) ResetVisitor() {
+	m.visitor = nil
+}
+
+// Where appends a list predicates to the SiteInsightVisitorMutation builder.
+func (m *SiteInsightVisitorMutation) Where(ps ...predicate.SiteInsightVisitor) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteInsightVisitorMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteInsightVisitorMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteInsightVisitor, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteInsightVisitorMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteInsightVisitorMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteInsightVisitor).
+func (m *SiteInsightVisitorMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteInsightVisitorMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.site_id != nil {
+		fields = append(fields, siteinsightvisitor.FieldSiteID)
+	}
+	if m.day != nil {
+		fields = append(fields, siteinsightvisitor.FieldDay)
+	}
+	if m._type != nil {
+		fields = append(fields, siteinsightvisitor.FieldType)
+	}
+	if m.visitor != nil {
+		fields = append(fields, siteinsightvisitor.FieldVisitor)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteInsightVisitorMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case siteinsightvisitor.FieldSiteID:
+		return m.SiteID()
+	case siteinsightvisitor.FieldDay:
+		return m.Day()
+	case siteinsightvisitor.FieldType:
+		return m.GetType()
+	case siteinsightvisitor.FieldVisitor:
+		return m.Visitor()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteInsightVisitorMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case siteinsightvisitor.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case siteinsightvisitor.FieldDay:
+		return m.OldDay(ctx)
+	case siteinsightvisitor.FieldType:
+		return m.OldType(ctx)
+	case siteinsightvisitor.FieldVisitor:
+		return m.OldVisitor(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteInsightVisitor field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteInsightVisitorMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case siteinsightvisitor.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case siteinsightvisitor.FieldDay:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDay(v)
+		return nil
+	case siteinsightvisitor.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case siteinsightvisitor.FieldVisitor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightVisitor field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteInsightVisitorMutation) AddedFields() []string {
+	var fields []string
+	if m.addday != nil {
+		fields = append(fields, siteinsightvisitor.FieldDay)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteInsightVisitorMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case siteinsightvisitor.FieldDay:
+		return m.AddedDay()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteInsightVisitorMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case siteinsightvisitor.FieldDay:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightVisitor numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteInsightVisitorMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteInsightVisitorMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteInsightVisitorMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SiteInsightVisitor nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteInsightVisitorMutation) ResetField(name string) error {
+	switch name {
+	case siteinsightvisitor.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case siteinsightvisitor.FieldDay:
+		m.ResetDay()
+		return nil
+	case siteinsightvisitor.FieldType:
+		m.ResetType()
+		return nil
+	case siteinsightvisitor.FieldVisitor:
+		m.ResetVisitor()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteInsightVisitor field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteInsightVisitorMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteInsightVisitorMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteInsightVisitorMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteInsightVisitorMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteInsightVisitorMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteInsightVisitorMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteInsightVisitorMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteInsightVisitor unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteInsightVisitorMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteInsightVisitor edge %s", name)
 }
 
 // SitePublishingAuthMutation represents an operation that mutates the SitePublishingAuth nodes in the graph.

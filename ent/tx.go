@@ -88,6 +88,8 @@ type Tx struct {
 	SiteInsightEvent *SiteInsightEventClient
 	// SiteInsightRollup is the client for interacting with the SiteInsightRollup builders.
 	SiteInsightRollup *SiteInsightRollupClient
+	// SiteInsightVisitor is the client for interacting with the SiteInsightVisitor builders.
+	SiteInsightVisitor *SiteInsightVisitorClient
 	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
 	SitePublishingAuth *SitePublishingAuthClient
 	// SiteRedirect is the client for interacting with the SiteRedirect builders.
@@ -284,6 +286,7 @@ func (tx *Tx) init() {
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteInsightEvent = NewSiteInsightEventClient(tx.config)
 	tx.SiteInsightRollup = NewSiteInsightRollupClient(tx.config)
+	tx.SiteInsightVisitor = NewSiteInsightVisitorClient(tx.config)
 	tx.SitePublishingAuth = NewSitePublishingAuthClient(tx.config)
 	tx.SiteRedirect = NewSiteRedirectClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)

@@ -13,21 +13,31 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/insights"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // TrackSiteEvents records the events (SiteInsightsEvent) of the request's reader on a published
-// site of an organization (trackEventsInSiteById). Anyone may send them, as readers' pages do:
-// the site must be published, and the reader's address is capped (insights.ErrTooMany). Each
-// event's URL path is made the path inside the site.
-func (r *Resolver) TrackSiteEvents(ctx context.Context, orgID, siteID string, raw []json.RawMessage) error {
+// site of an organization (trackEventsInSiteById). Anyone may send them, as readers' pages do,
+// who may read the site: the site must be published and the reader in its audience as its
+// pages ask (a share link's key for a share-link site, a visitor token for a visitor-auth one),
+// else the site is not found, whatever the reason, so that the answer tells no more than the
+// site's pages would. The reader's address is capped (insights.ErrTooMany). Each event's URL
+// path is made the path inside the site.
+func (r *Resolver) TrackSiteEvents(ctx context.Context, orgID, siteID string, raw []json.RawMessage, audience sites.Audience) error {
 	events, err := DecodeSiteEvents(raw, r.now(ctx))
 	if err != nil {
 		return err
 	}
-	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID), site.Published(true)).
-		Only(privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow))
+	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID), site.Published(true)).Only(sys)
 	if err != nil {
 		return rule.NotFound(err, "site")
+	}
+	if err := r.sitesService().Admits(sys, s, audience); err != nil {
+		if e := apperr.As(err); e != nil && (e.Kind == apperr.NotFound || e.Kind == apperr.Unauthenticated) {
+			return apperr.NotFoundf("site not found")
+		}
+		return err
 	}
 	for i := range events {
 		events[i].SiteID = s.ID

@@ -12,10 +12,11 @@ import (
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/insights"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // TrackSiteEvents is the resolver for the trackSiteEvents field.
-func (r *mutationResolver) TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any) (bool, error) {
+func (r *mutationResolver) TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any, shareKey *string, visitorToken *string) (bool, error) {
 	raw := make([]json.RawMessage, len(events))
 	for i, e := range events {
 		b, err := json.Marshal(e)
@@ -24,7 +25,8 @@ func (r *mutationResolver) TrackSiteEvents(ctx context.Context, organizationID s
 		}
 		raw[i] = b
 	}
-	return true, r.Resolver.TrackSiteEvents(ctx, organizationID, siteID, raw)
+	audience := sites.Audience{ShareKey: deref(shareKey), Token: deref(visitorToken)}
+	return true, r.Resolver.TrackSiteEvents(ctx, organizationID, siteID, raw, audience)
 }
 
 // AggregateSiteEvents is the resolver for the aggregateSiteEvents field.

@@ -38,9 +38,6 @@ type siteEvent struct {
 	} `json:"link"`
 }
 
-// linkPositions are the reference's SiteInsightsLinkPosition.
-var linkPositions = []string{"announcement", "header", "footer", "sidebar", "content"}
-
 // clockSkew is how far an event's timestamp may be from now (the reference's 5 minutes).
 const clockSkew = 5 * time.Minute
 
@@ -123,7 +120,7 @@ func (w siteEvent) details(e *insights.Event) error {
 			e.Comment = c
 		}
 	case insights.LinkClick:
-		if w.Link == nil || !slices.Contains(linkPositions, w.Link.Position) {
+		if w.Link == nil || !slices.Contains(insights.LinkPositions, w.Link.Position) {
 			return fmt.Errorf("link.position must be one of announcement, header, footer, sidebar, content")
 		}
 		e.Link, e.LinkPosition = clickedLink(w.Link.Target), w.Link.Position

@@ -11,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/insights"
@@ -265,6 +269,69 @@ func TestTrackSiteEvents(t *testing.T) {
 	}
 }
 
+// TestTrackSiteEventsAudience: on a share-link or visitor-auth site, events are taken only from
+// whoever may read the site (its link's key, a valid visitor token, in REST and GraphQL, even from
+// the organization's admin); anyone else is answered as for an unpublished site or one that is not there: 404, recording nothing.
+func TestTrackSiteEventsAudience(t *testing.T) {
+	f := newInsightsFixture(t)
+	event := map[string]any{"type": "page_view", "session": map[string]any{},
+		"location": map[string]any{"url": f.e.Server.URL + "/sites/acme/guides/install"}}
+	track := func(query string) testenv.Response {
+		return f.e.Do(testenv.Actor{}, "POST", f.base+"/events"+query, map[string]any{"events": []any{event}})
+	}
+	notFound := func(name string, r testenv.Response) {
+		t.Helper()
+		if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "site not found") {
+			t.Errorf("%s: %d %s, want 404 as for a site not there", name, r.Status, r.Body)
+		}
+	}
+	notFound("a site not there", f.e.Do(testenv.Actor{}, "POST", "/v1/orgs/"+f.org+"/sites/nosuchsite/insights/events",
+		map[string]any{"events": []any{event}}))
+
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetVisibility(site.VisibilityShareLink) })
+	links := "/v1/orgs/" + f.org + "/sites/" + f.site + "/share-links"
+	created := f.e.Do(f.admin, "POST", links, map[string]any{"name": "Partners"}).Map(t)
+	published, _ := url.Parse(created["urls"].(map[string]any)["published"].(string))
+	key := published.Query().Get("shareKey")
+	notFound("a share-link site without a key", track(""))
+	notFound("a share-link site with a wrong key", track("?shareKey=wrong"))
+	if r := track("?shareKey=" + url.QueryEscape(key)); r.Status != http.StatusNoContent {
+		t.Errorf("a share-link site with its link's key: %d %s", r.Status, r.Body)
+	}
+	gql := func(shareKey, token any) testenv.GQLResponse { // the organization's admin too needs the key
+		return f.e.GraphQL(f.admin, `mutation($o: ID!, $s: ID!, $e: [JSON!]!, $k: String, $t: String) {
+			trackSiteEvents(organizationId: $o, siteId: $s, events: $e, shareKey: $k, visitorToken: $t) }`,
+			map[string]any{"o": f.org, "s": f.site, "e": []any{event}, "k": shareKey, "t": token})
+	}
+	if g := gql(nil, nil); len(g.Errors) == 0 || !strings.Contains(fmt.Sprint(g.Errors), "site not found") {
+		t.Errorf("GraphQL, a share-link site without a key: %s %v", g.Data, g.Errors)
+	}
+	if g := gql(key, nil); len(g.Errors) > 0 {
+		t.Errorf("GraphQL, a share-link site with its link's key: %v", g.Errors)
+	}
+
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetVisibility(site.VisibilityVisitorAuth) })
+	secret := f.e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/sites/"+f.site+"/publishing/auth", nil).Map(t)["privateKey"].(string)
+	sign := func(secret string, exp time.Time) string {
+		tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": exp.Unix()}).SignedString([]byte(secret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	notFound("a visitor-auth site without a token", track(""))
+	notFound("a visitor-auth site with a share key", track("?shareKey="+url.QueryEscape(key)))
+	notFound("a visitor-auth site with a forged token", track("?jwt_token="+sign("not the key", time.Now().Add(time.Hour))))
+	notFound("a visitor-auth site with an expired token", track("?jwt_token="+sign(secret, time.Now().Add(-time.Minute))))
+	if r := track("?jwt_token=" + sign(secret, time.Now().Add(time.Hour))); r.Status != http.StatusNoContent {
+		t.Errorf("a visitor-auth site with a valid token: %d %s", r.Status, r.Body)
+	}
+	f.flush(t)
+	if got := f.aggregate(t, f.admin, map[string]any{}); !slices.Equal(got["eventsCount"], []any{3.0}) {
+		t.Errorf("events recorded (only the three admitted): %v", got)
+	}
+}
+
 // TestInsightsInBrowser sends a page's feedback from headless Chromium with JavaScript off, then
 // reads the site's insights page signed in: its figures, its SVG charts of views per day, top
 // pages, top searches and searches without results, its feedback table and comments, with no
@@ -287,6 +354,109 @@ func TestInsightsInBrowser(t *testing.T) {
 		"chart label: Page views per day", "console: 0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the dashboard: the browser did not see %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestLinkClicksInBrowser follows a page's link out of the site in headless Chromium (to another
+// origin: the same server as localhost rather than 127.0.0.1): the link keeps its href, the page's script reports
+// the click to the page's /~click (its CSP allowing it), and the click is counted with where it
+// led.
+func TestLinkClicksInBrowser(t *testing.T) {
+	f := newInsightsFixture(t)
+	elsewhere := strings.Replace(f.e.Server.URL, "127.0.0.1", "localhost", 1) + "/sites/acme/guides/install"
+	f.write(t, page("Links", "See [the other site]("+elsewhere+") or [Install](./guides/install.md)."))
+	out := testenv.RunBrowser(t, "testdata/insights.js", "clicks", f.e.Server.URL+"/sites/acme/links")
+	for _, want := range []string{"href: " + elsewhere, "at: /sites/acme/guides/install", "console: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the browser did not see %q:\n%s", want, out)
+		}
+	}
+	// The report is sent as the page unloads: it may arrive after the browser is done.
+	var links []string
+	for deadline := time.Now().Add(10 * time.Second); len(links) == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		f.flush(t)
+		links = f.clickedLinks(t)
+	}
+	if !slices.Equal(links, []string{elsewhere + " content"}) {
+		t.Errorf("the clicks' links: %v", links)
+	}
+	clicks := f.aggregate(t, f.admin, map[string]any{"groupBy": []any{col("urlPath")},
+		"where": []any{map[string]any{"column": "eventType", "values": []any{"link_click"}}}})
+	if !slices.Equal(clicks["urlPath"], []any{"/links"}) || !slices.Equal(clicks["eventsCount"], []any{1.0}) {
+		t.Errorf("link clicks by page: %v", clicks)
+	}
+}
+
+// clickedLinks are the links of the site's recorded clicks, with their positions.
+func (f *insightsFixture) clickedLinks(t *testing.T) []string {
+	t.Helper()
+	events, err := f.e.Store.Client.SiteInsightEvent.Query().Where(siteinsightevent.Type(insights.LinkClick)).
+		Order(ent.Asc(siteinsightevent.FieldID)).All(accounts.System(context.Background()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []string
+	for _, e := range events {
+		links = append(links, e.Link+" "+e.LinkPosition)
+	}
+	return links
+}
+
+// TestLinkClickReports posts clicks as a page's script does, and hostile ones: from another
+// origin or none, a link not an absolute http(s) URL or too long, a position not one, a page
+// not there, a body too large, a reader over their cap; a reader asking not to be tracked is
+// counted without a visitor.
+func TestLinkClickReports(t *testing.T) {
+	f := newInsightsFixture(t)
+	origin := f.e.Server.URL
+	click := func(href, position string) url.Values { return url.Values{"href": {href}, "position": {position}} }
+	path := "/sites/acme/guides/install/~click"
+	if status, body := f.read(t, "POST", path, click("https://go.example/doc", "content"), "Origin", origin); status != http.StatusNoContent {
+		t.Fatalf("a click: %d %s", status, body)
+	}
+	if status, body := f.read(t, "POST", path, click("http://other.example/", "footer"), "Origin", origin, "Sec-GPC", "1"); status != http.StatusNoContent {
+		t.Fatalf("a click of a reader asking not to be tracked: %d %s", status, body)
+	}
+	for _, c := range []struct {
+		name    string
+		path    string
+		form    url.Values
+		headers []string
+		status  int
+		message string
+	}{
+		{"another origin", path, click("https://go.example/", "content"), []string{"Origin", "https://evil.example"}, 403, "site's own pages"},
+		{"no origin", path, click("https://go.example/", "content"), nil, 403, "site's own pages"},
+		{"a relative link", path, click("/elsewhere", "content"), []string{"Origin", origin}, 400, "href"},
+		{"a javascript: link", path, click("javascript:alert(1)", "content"), []string{"Origin", origin}, 400, "href"},
+		{"a link too long", path, click("https://go.example/"+strings.Repeat("a", 2048), "content"), []string{"Origin", origin}, 400, "href"},
+		{"no position", path, url.Values{"href": {"https://go.example/"}}, []string{"Origin", origin}, 400, "position"},
+		{"a position not one", path, click("https://go.example/", "middle"), []string{"Origin", origin}, 400, "position"},
+		{"a body too large", path, url.Values{"href": {"https://go.example/"}, "x": {strings.Repeat("a", 9000)}}, []string{"Origin", origin}, 400, "8 KiB"},
+		{"no page", "/sites/acme/nowhere/~click", click("https://go.example/", "content"), []string{"Origin", origin}, 404, "Not Found"},
+	} {
+		status, body := f.read(t, "POST", c.path, c.form, c.headers...)
+		if status != c.status || !strings.Contains(body, `"error":{"code":`) || !strings.Contains(body, c.message) {
+			t.Errorf("%s: %d %s, want %d naming %q", c.name, status, body, c.status, c.message)
+		}
+	}
+	f.flush(t)
+	if links := f.clickedLinks(t); !slices.Equal(links, []string{"https://go.example/doc content", "http://other.example/ footer"}) {
+		t.Errorf("the clicks' links: %v", links)
+	}
+	visitors := f.aggregate(t, f.admin, map[string]any{"select": []any{col("eventsCount"), col("visitorsCount")},
+		"where": []any{map[string]any{"column": "eventType", "values": []any{"link_click"}}}})
+	if !slices.Equal(visitors["eventsCount"], []any{2.0}) || !slices.Equal(visitors["visitorsCount"], []any{1.0}) {
+		t.Errorf("clicks and their visitors (the Sec-GPC one counted, not its reader): %v", visitors)
+	}
+	for i := 2; ; i++ { // 2 clicks counted this minute; the cap is 120
+		status, body := f.read(t, "POST", path, click("https://go.example/", "content"), "Origin", origin)
+		if status == http.StatusTooManyRequests && strings.Contains(body, "too many events") && i >= 119 {
+			break
+		}
+		if status != http.StatusNoContent || i > 240 { // a new minute may start on the way
+			t.Fatalf("click %d from one address: %d %s, want 204 up to the cap of 120, then 429", i+1, status, body)
 		}
 	}
 }

@@ -38,6 +38,8 @@ type pageView struct {
 	Updated                                  time.Time
 	Markdown                                 string // URL of the page's Markdown
 	Feedback                                 string // where the page's feedback form posts; "" for none
+	Clicks                                   string // where the page's script reports clicks on links out of the site; "" for none
+	Site                                     string // the site's root path: links elsewhere lead out of it
 	SearchURL                                string // where the search box sends its query
 	MaxQuery                                 int    // the longest query search takes
 	Search                                   *searchView
@@ -216,6 +218,7 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 		Body:    rendered.Body, Outline: outline(rendered.Headings), Updated: p.UpdatedAt,
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
 		Feedback: strings.TrimSuffix(url, "/") + "/" + feedbackSegment,
+		Clicks:   strings.TrimSuffix(url, "/") + "/" + clickSegment, Site: s.base + "/",
 	}
 	if loc.PagePath == "" || url == s.siteSpaceURL(loc.Section, loc.SiteSpace) {
 		v.Markdown = s.markdownURL(loc, content.Tree, p)

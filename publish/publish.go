@@ -175,7 +175,7 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 	s := &siteView{h: h, ctx: ctx, visit: visit, base: base, origin: h.originOf(req, base), readerQuery: readerQuery(req)}
 	rest = strings.Trim(rest, "/")
 	if req.Method == http.MethodPost && rest != mcpPath {
-		s.serveFeedback(w, req, rest)
+		s.servePost(w, req, rest)
 		return
 	}
 	switch rest {

@@ -104,7 +104,7 @@ func (s *siteView) search(v *searchView, loc location, content *graph.Content, l
 // wantsJSON reports whether a request is search as you type's or the MCP server's, which
 // answer errors as JSON too.
 func wantsJSON(req *http.Request) bool {
-	return strings.HasSuffix(req.URL.Path, searchSegment+jsonSuffix) || isMCP(req)
+	return strings.HasSuffix(req.URL.Path, searchSegment+jsonSuffix) || strings.HasSuffix(req.URL.Path, "/"+clickSegment) || isMCP(req)
 }
 
 // writeJSON answers a value as JSON.

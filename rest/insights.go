@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/internal/insights"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // trackSiteEventsBody is the body of trackEventsInSiteById.
@@ -39,11 +40,15 @@ type SiteVisitorSegment struct {
 	Sessions int            `json:"sessions"`
 }
 
+// trackSiteEvents takes the reader's credentials of a share-link or visitor-auth site as its
+// pages do: ?shareKey= and ?jwt_token=.
 func (a *api) trackSiteEvents(w http.ResponseWriter, r *http.Request) {
 	var body trackSiteEventsBody
 	err := decodeBody(r, &body)
 	if err == nil {
-		err = a.r.TrackSiteEvents(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), body.Events)
+		q := r.URL.Query()
+		audience := sites.Audience{ShareKey: q.Get("shareKey"), Token: q.Get("jwt_token")}
+		err = a.r.TrackSiteEvents(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), body.Events, audience)
 	}
 	respondEmpty(w, r, http.StatusNoContent, err)
 }

@@ -132,7 +132,7 @@ func serve(ctx context.Context, args []string) error {
 	// With no MiB for answers, the rows authentication reads are still kept under the version.
 	opts.ReadCache = readcache.New(st.DataVersion, int64(readCacheMB)<<20)
 	if !*noInsights {
-		opts.Insights = insights.NewRecorder(st.Client, nil)
+		opts.Insights = insights.NewRecorder(st.Client, st.Driver.Dialect(), nil)
 	}
 	handler, runner := server.New(st, opts)
 	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {

@@ -453,6 +453,18 @@ func (f SiteInsightRollupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteInsightRollupMutation", m)
 }
 
+// The SiteInsightVisitorFunc type is an adapter to allow the use of ordinary
+// function as SiteInsightVisitor mutator.
+type SiteInsightVisitorFunc func(context.Context, *ent.SiteInsightVisitorMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteInsightVisitorFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteInsightVisitorMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteInsightVisitorMutation", m)
+}
+
 // The SitePublishingAuthFunc type is an adapter to allow the use of ordinary
 // function as SitePublishingAuth mutator.
 type SitePublishingAuthFunc func(context.Context, *ent.SitePublishingAuthMutation) (ent.Value, error)

@@ -46,6 +46,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -1117,6 +1118,33 @@ func (f TraverseSiteInsightRollup) Traverse(ctx context.Context, q ent.Query) er
 	return fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightRollupQuery", q)
 }
 
+// The SiteInsightVisitorFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteInsightVisitorFunc func(context.Context, *ent.SiteInsightVisitorQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteInsightVisitorFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteInsightVisitorQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightVisitorQuery", q)
+}
+
+// The TraverseSiteInsightVisitor type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteInsightVisitor func(context.Context, *ent.SiteInsightVisitorQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteInsightVisitor) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteInsightVisitor) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteInsightVisitorQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteInsightVisitorQuery", q)
+}
+
 // The SitePublishingAuthFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SitePublishingAuthFunc func(context.Context, *ent.SitePublishingAuthQuery) (ent.Value, error)
 
@@ -1572,6 +1600,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SiteInsightEventQuery, predicate.SiteInsightEvent, siteinsightevent.OrderOption]{typ: ent.TypeSiteInsightEvent, tq: q}, nil
 	case *ent.SiteInsightRollupQuery:
 		return &query[*ent.SiteInsightRollupQuery, predicate.SiteInsightRollup, siteinsightrollup.OrderOption]{typ: ent.TypeSiteInsightRollup, tq: q}, nil
+	case *ent.SiteInsightVisitorQuery:
+		return &query[*ent.SiteInsightVisitorQuery, predicate.SiteInsightVisitor, siteinsightvisitor.OrderOption]{typ: ent.TypeSiteInsightVisitor, tq: q}, nil
 	case *ent.SitePublishingAuthQuery:
 		return &query[*ent.SitePublishingAuthQuery, predicate.SitePublishingAuth, sitepublishingauth.OrderOption]{typ: ent.TypeSitePublishingAuth, tq: q}, nil
 	case *ent.SiteRedirectQuery:

@@ -1676,9 +1676,40 @@ var (
 				Columns: []*schema.Column{SiteInsightRollupsColumns[1], SiteInsightRollupsColumns[4], SiteInsightRollupsColumns[2], SiteInsightRollupsColumns[3], SiteInsightRollupsColumns[5], SiteInsightRollupsColumns[6]},
 			},
 			{
+				Name:    "siteinsightrollup_site_id_dimension_day_type_value_results_events",
+				Unique:  false,
+				Columns: []*schema.Column{SiteInsightRollupsColumns[1], SiteInsightRollupsColumns[4], SiteInsightRollupsColumns[2], SiteInsightRollupsColumns[3], SiteInsightRollupsColumns[5], SiteInsightRollupsColumns[6], SiteInsightRollupsColumns[7]},
+			},
+			{
 				Name:    "siteinsightrollup_day",
 				Unique:  false,
 				Columns: []*schema.Column{SiteInsightRollupsColumns[2]},
+			},
+		},
+	}
+	// SiteInsightVisitorsColumns holds the columns for the "site_insight_visitors" table.
+	SiteInsightVisitorsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "day", Type: field.TypeInt},
+		{Name: "type", Type: field.TypeString, Size: 32},
+		{Name: "visitor", Type: field.TypeString, Size: 32},
+	}
+	// SiteInsightVisitorsTable holds the schema information for the "site_insight_visitors" table.
+	SiteInsightVisitorsTable = &schema.Table{
+		Name:       "site_insight_visitors",
+		Columns:    SiteInsightVisitorsColumns,
+		PrimaryKey: []*schema.Column{SiteInsightVisitorsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "siteinsightvisitor_site_id_day_type_visitor",
+				Unique:  true,
+				Columns: []*schema.Column{SiteInsightVisitorsColumns[1], SiteInsightVisitorsColumns[2], SiteInsightVisitorsColumns[3], SiteInsightVisitorsColumns[4]},
+			},
+			{
+				Name:    "siteinsightvisitor_day",
+				Unique:  false,
+				Columns: []*schema.Column{SiteInsightVisitorsColumns[2]},
 			},
 		},
 	}
@@ -2399,6 +2430,7 @@ var (
 		SitesTable,
 		SiteInsightEventsTable,
 		SiteInsightRollupsTable,
+		SiteInsightVisitorsTable,
 		SitePublishingAuthsTable,
 		SiteRedirectsTable,
 		SiteSectionsTable,

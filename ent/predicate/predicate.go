@@ -117,6 +117,9 @@ type SiteInsightEvent func(*sql.Selector)
 // SiteInsightRollup is the predicate function for siteinsightrollup builders.
 type SiteInsightRollup func(*sql.Selector)
 
+// SiteInsightVisitor is the predicate function for siteinsightvisitor builders.
+type SiteInsightVisitor func(*sql.Selector)
+
 // SitePublishingAuth is the predicate function for sitepublishingauth builders.
 type SitePublishingAuth func(*sql.Selector)
 

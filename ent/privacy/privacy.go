@@ -999,6 +999,30 @@ func (f SiteInsightRollupMutationRuleFunc) EvalMutation(ctx context.Context, m e
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteInsightRollupMutation", m)
 }
 
+// The SiteInsightVisitorQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteInsightVisitorQueryRuleFunc func(context.Context, *ent.SiteInsightVisitorQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteInsightVisitorQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteInsightVisitorQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteInsightVisitorQuery", q)
+}
+
+// The SiteInsightVisitorMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteInsightVisitorMutationRuleFunc func(context.Context, *ent.SiteInsightVisitorMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteInsightVisitorMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteInsightVisitorMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteInsightVisitorMutation", m)
+}
+
 // The SitePublishingAuthQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SitePublishingAuthQueryRuleFunc func(context.Context, *ent.SitePublishingAuthQuery) error
@@ -1444,6 +1468,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SiteInsightRollupQuery:
 		return q.Filter(), nil
+	case *ent.SiteInsightVisitorQuery:
+		return q.Filter(), nil
 	case *ent.SitePublishingAuthQuery:
 		return q.Filter(), nil
 	case *ent.SiteRedirectQuery:
@@ -1552,6 +1578,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SiteInsightEventMutation:
 		return m.Filter(), nil
 	case *ent.SiteInsightRollupMutation:
+		return m.Filter(), nil
+	case *ent.SiteInsightVisitorMutation:
 		return m.Filter(), nil
 	case *ent.SitePublishingAuthMutation:
 		return m.Filter(), nil

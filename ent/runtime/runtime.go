@@ -44,6 +44,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
@@ -2872,6 +2873,71 @@ func init() {
 	siteinsightrollupDescEvents := siteinsightrollupFields[6].Descriptor()
 	// siteinsightrollup.DefaultEvents holds the default value on creation for the events field.
 	siteinsightrollup.DefaultEvents = siteinsightrollupDescEvents.Default.(int)
+	siteinsightvisitor.Policy = privacy.NewPolicies(schema.SiteInsightVisitor{})
+	siteinsightvisitor.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := siteinsightvisitor.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	siteinsightvisitorFields := schema.SiteInsightVisitor{}.Fields()
+	_ = siteinsightvisitorFields
+	// siteinsightvisitorDescSiteID is the schema descriptor for site_id field.
+	siteinsightvisitorDescSiteID := siteinsightvisitorFields[0].Descriptor()
+	// siteinsightvisitor.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	siteinsightvisitor.SiteIDValidator = func() func(string) error {
+		validators := siteinsightvisitorDescSiteID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(site_id string) error {
+			for _, fn := range fns {
+				if err := fn(site_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsightvisitorDescType is the schema descriptor for type field.
+	siteinsightvisitorDescType := siteinsightvisitorFields[2].Descriptor()
+	// siteinsightvisitor.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	siteinsightvisitor.TypeValidator = func() func(string) error {
+		validators := siteinsightvisitorDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteinsightvisitorDescVisitor is the schema descriptor for visitor field.
+	siteinsightvisitorDescVisitor := siteinsightvisitorFields[3].Descriptor()
+	// siteinsightvisitor.VisitorValidator is a validator for the "visitor" field. It is called by the builders before save.
+	siteinsightvisitor.VisitorValidator = func() func(string) error {
+		validators := siteinsightvisitorDescVisitor.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(visitor string) error {
+			for _, fn := range fns {
+				if err := fn(visitor); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	sitepublishingauthMixin := schema.SitePublishingAuth{}.Mixin()
 	sitepublishingauth.Policy = privacy.NewPolicies(sitepublishingauthMixin[0], schema.SitePublishingAuth{})
 	sitepublishingauth.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -749,7 +749,7 @@ type ComplexityRoot struct {
 		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
 		SubmitChangeRequestReview      func(childComplexity int, spaceID string, changeRequest string, input model.SubmitChangeRequestReviewInput) int
 		TestWebhook                    func(childComplexity int, organizationID string, id string) int
-		TrackSiteEvents                func(childComplexity int, organizationID string, siteID string, events []any) int
+		TrackSiteEvents                func(childComplexity int, organizationID string, siteID string, events []any, shareKey *string, visitorToken *string) int
 		TransferCollection             func(childComplexity int, id string, organization string) int
 		TransferSpace                  func(childComplexity int, id string, organization string) int
 		UnpublishSite                  func(childComplexity int, organizationID string, siteID string) int
@@ -1819,7 +1819,7 @@ type MutationResolver interface {
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
 	SetSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
 	ExportToGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
-	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any) (bool, error)
+	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any, shareKey *string, visitorToken *string) (bool, error)
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
@@ -5193,7 +5193,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].([]any)), true
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].([]any), args["shareKey"].(*string), args["visitorToken"].(*string)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -10829,10 +10829,11 @@ type RevisionHistoryEdge {
 extend type Mutation {
   """
   Records readers' events on a published site (REST trackEventsInSiteById): each event is the
-  reference's SiteInsightsEvent, at most 500. Anyone may send them; one address is capped at 120
-  events a minute.
+  reference's SiteInsightsEvent, at most 500. Anyone may send them who may read the site: a
+  share-link site asks for a share link's key, a visitor-auth site for a visitor token, else the
+  site is not found. One address is capped at 120 events a minute.
   """
-  trackSiteEvents(organizationId: ID!, siteId: ID!, events: [JSON!]!): Boolean!
+  trackSiteEvents(organizationId: ID!, siteId: ID!, events: [JSON!]!, shareKey: String, visitorToken: String): Boolean!
 }
 
 extend type Query {
@@ -18565,6 +18566,22 @@ func (ec *executionContext) field_Mutation_trackSiteEvents_args(ctx context.Cont
 		return nil, err
 	}
 	args["events"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "visitorToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorToken"] = arg4
 	return args, nil
 }
 
@@ -31105,7 +31122,7 @@ func (ec *executionContext) _Mutation_trackSiteEvents(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().TrackSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["events"].([]any))
+			return ec.Resolvers.Mutation().TrackSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["events"].([]any), fc.Args["shareKey"].(*string), fc.Args["visitorToken"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
@@ -26,6 +27,7 @@ type countRow struct {
 
 // answerRow is a row of the answer: its groups' values and its metrics'.
 type answerRow struct {
+	key     string // the groups' values in JSON, which orders rows of equal values
 	groups  []any
 	metrics []any
 }
@@ -61,33 +63,131 @@ func Aggregate(ctx context.Context, client *ent.Client, siteID string, q Query) 
 // read sums the daily counts metric reads, by the columns q groups by, and returns them with the
 // dimension they are of.
 func (q *Query) read(ctx context.Context, client *ent.Client, siteID, metric string, from, to int) ([]countRow, string, error) {
+	if metric == colVisitors {
+		counts, err := q.readVisitors(ctx, client, siteID, from, to)
+		return counts, dimVisitors, err
+	}
 	cols := q.dimensionColumns()
 	if metric == colRatings {
 		cols = append(cols, dimRating)
 	}
 	dim, err := dimensionFor(cols)
-	if metric == colVisitors {
-		dim = dimVisitor
-	}
 	if err != nil {
 		return nil, "", err
 	}
 	query := client.SiteInsightRollup.Query().Where(siteinsightrollup.SiteID(siteID), siteinsightrollup.Dimension(dim),
 		siteinsightrollup.DayGTE(from), siteinsightrollup.DayLTE(to))
-	types, typed := q.typeFilter(metric)
+	types, _ := q.typeFilter(metric)
 	for _, f := range types {
-		if f.Operator == "notIn" {
-			query.Where(siteinsightrollup.TypeNotIn(stringValues(f.Values)...))
-		} else {
-			query.Where(siteinsightrollup.TypeIn(stringValues(f.Values)...))
+		query.Where(typeIs(f))
+	}
+	byResults := false // the searches' result counts are read only when filtered by
+	for _, f := range q.Where {
+		if f.Column == colResultsCount {
+			query.Where(resultsAre(f))
+			byResults = true
 		}
 	}
-	if metric == colVisitors && !typed {
+	var counts []countRow
+	err = query.Modify(func(s *sql.Selector) {
+		group := append(q.timeAndType(s), s.C(siteinsightrollup.FieldValue))
+		if byResults {
+			group = append(group, s.C(siteinsightrollup.FieldResults))
+		}
+		s.Select(append(slices.Clone(group), sql.As(sql.Sum(s.C(siteinsightrollup.FieldEvents)), "n"))...).GroupBy(group...)
+	}).Scan(ctx, &counts)
+	return counts, dim, err
+}
+
+// readVisitors reads the daily visitor counts, by day (visitors are counted once a day, then
+// added up) and by type when q groups by it. Without a filter on the type, the counts of
+// anyType; with one type, its counts; with several types and not grouped by type, a visitor of
+// several of them is counted once a day: then the day's visitors of those types are counted.
+func (q *Query) readVisitors(ctx context.Context, client *ent.Client, siteID string, from, to int) ([]countRow, error) {
+	types, typed := q.typeFilter(colVisitors)
+	var counts []countRow
+	if typed && !q.groups(colEventType) && !oneType(types) {
+		query := client.SiteInsightVisitor.Query().Where(siteinsightvisitor.SiteID(siteID),
+			siteinsightvisitor.DayGTE(from), siteinsightvisitor.DayLTE(to), siteinsightvisitor.TypeNEQ(anyType))
+		for _, f := range types {
+			query.Where(typeIs(f))
+		}
+		err := query.Modify(func(s *sql.Selector) {
+			day := s.C(siteinsightvisitor.FieldDay)
+			s.Select(day, sql.As("COUNT(DISTINCT "+s.C(siteinsightvisitor.FieldVisitor)+")", "n")).GroupBy(day)
+		}).Scan(ctx, &counts)
+		return counts, err
+	}
+	query := client.SiteInsightRollup.Query().Where(siteinsightrollup.SiteID(siteID), siteinsightrollup.Dimension(dimVisitors),
+		siteinsightrollup.DayGTE(from), siteinsightrollup.DayLTE(to))
+	if typed {
+		query.Where(siteinsightrollup.TypeNEQ(anyType))
+		for _, f := range types {
+			query.Where(typeIs(f))
+		}
+	} else {
 		query.Where(siteinsightrollup.Type(anyType))
 	}
-	var counts []countRow
-	err = query.Modify(func(s *sql.Selector) { q.selectCounts(s, metric, typed) }).Scan(ctx, &counts)
-	return counts, dim, err
+	err := query.Modify(func(s *sql.Selector) {
+		group := q.timeAndType(s)
+		if !q.groups(colDatetime) {
+			group = append(group, s.C(siteinsightrollup.FieldDay))
+		}
+		s.Select(append(slices.Clone(group), sql.As(sql.Sum(s.C(siteinsightrollup.FieldEvents)), "n"))...).GroupBy(group...)
+	}).Scan(ctx, &counts)
+	return counts, err
+}
+
+// oneType reports whether the type filters keep one type: one filter "in" of one value.
+func oneType(types []Filter) bool {
+	return len(types) == 1 && (types[0].Operator == "" || types[0].Operator == "in") && len(types[0].Values) == 1
+}
+
+// typeIs is the predicate of a filter on the event type, on a table with a type column.
+func typeIs(f Filter) func(*sql.Selector) {
+	values := stringValues(f.Values)
+	return func(s *sql.Selector) {
+		args := make([]any, len(values))
+		for i, v := range values {
+			args[i] = v
+		}
+		if f.Operator == "notIn" {
+			s.Where(sql.NotIn(s.C(siteinsightrollup.FieldType), args...))
+		} else {
+			s.Where(sql.In(s.C(siteinsightrollup.FieldType), args...))
+		}
+	}
+}
+
+// resultsAre is the predicate of a filter on the searches' result counts, when its values are
+// numbers (the counts are filtered again in Go, as every column, by keeps).
+func resultsAre(f Filter) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		var values []any
+		for _, v := range f.Values {
+			if n, ok := v.(float64); ok {
+				values = append(values, n)
+			}
+		}
+		if len(values) == 0 || len(values) < len(f.Values) {
+			return
+		}
+		c := s.C(siteinsightrollup.FieldResults)
+		switch f.Operator {
+		case "", "in":
+			s.Where(sql.In(c, values...))
+		case "notIn":
+			s.Where(sql.NotIn(c, values...))
+		case "greaterThan":
+			s.Where(sql.GT(c, values[0]))
+		case "greaterThanOrEqual":
+			s.Where(sql.GTE(c, values[0]))
+		case "lessThan":
+			s.Where(sql.LT(c, values[0]))
+		default:
+			s.Where(sql.LTE(c, values[0]))
+		}
+	}
 }
 
 // typeFilter is the filters on the event type of q, with the feedback types for the ratings, and
@@ -105,10 +205,8 @@ func (q *Query) typeFilter(metric string) ([]Filter, bool) {
 	return fs, len(fs) > 0 || q.groups(colEventType)
 }
 
-// selectCounts selects the sums of the counts, grouped by what q groups by. Visitors are counted
-// as their rows: one per visitor, day and type, and one per visitor and day of the type anyType;
-// over several types a visitor is counted once a day.
-func (q *Query) selectCounts(s *sql.Selector, metric string, typed bool) {
+// timeAndType are the columns of the day and the type when q groups by them.
+func (q *Query) timeAndType(s *sql.Selector) []string {
 	var group []string
 	if q.groups(colDatetime) {
 		group = append(group, s.C(siteinsightrollup.FieldDay))
@@ -116,19 +214,7 @@ func (q *Query) selectCounts(s *sql.Selector, metric string, typed bool) {
 	if q.groups(colEventType) {
 		group = append(group, s.C(siteinsightrollup.FieldType))
 	}
-	if metric == colVisitors {
-		if !q.groups(colDatetime) { // visitors are counted once a day, then added up
-			group = append(group, s.C(siteinsightrollup.FieldDay))
-		}
-		n := "COUNT(*)"
-		if typed && !q.groups(colEventType) {
-			n = "COUNT(DISTINCT " + s.C(siteinsightrollup.FieldValue) + ")"
-		}
-		s.Select(append(slices.Clone(group), sql.As(n, "n"))...).GroupBy(group...)
-		return
-	}
-	group = append(group, s.C(siteinsightrollup.FieldValue), s.C(siteinsightrollup.FieldResults))
-	s.Select(append(slices.Clone(group), sql.As(sql.Sum(s.C(siteinsightrollup.FieldEvents)), "n"))...).GroupBy(group...)
+	return group
 }
 
 // groups reports whether q groups by the column name.
@@ -155,7 +241,7 @@ func (q *Query) fold(rows map[string]*answerRow, counts []countRow, dim string, 
 		key, _ := json.Marshal(groups)
 		row := rows[string(key)]
 		if row == nil {
-			row = &answerRow{groups: groups, metrics: make([]any, len(q.Select))}
+			row = &answerRow{key: string(key), groups: groups, metrics: make([]any, len(q.Select))}
 			for k, m := range q.Select {
 				row.metrics[k] = zero(m.Name)
 			}
@@ -168,7 +254,7 @@ func (q *Query) fold(rows map[string]*answerRow, counts []countRow, dim string, 
 // valuesOf are the values of the columns a count of dim has.
 func valuesOf(c countRow, dim string) map[string]any {
 	values := map[string]any{colEventType: c.Type}
-	if dim == dimVisitor || dim == dimTotal {
+	if dim == dimVisitors || dim == dimTotal {
 		return values
 	}
 	for k, name := range strings.Split(dim, valueSeparator) {
@@ -235,9 +321,7 @@ func (q *Query) answer(rows map[string]*answerRow) []Values {
 		if c != 0 {
 			return c
 		}
-		ka, _ := json.Marshal(a.groups)
-		kb, _ := json.Marshal(b.groups)
-		return strings.Compare(string(ka), string(kb))
+		return strings.Compare(a.key, b.key)
 	})
 	list = list[:min(len(list), q.Limit)]
 	cols := q.columns()
@@ -278,6 +362,10 @@ func compareValues(a, b any) int {
 	case int:
 		b, _ := b.(int)
 		return cmp.Compare(a, b)
+	case string:
+		if b, ok := b.(string); ok {
+			return strings.Compare(a, b)
+		}
 	case map[string]int:
 		b, _ := b.(map[string]int)
 		return cmp.Compare(a["ok"]+a["good"]+a["bad"], b["ok"]+b["good"]+b["bad"])

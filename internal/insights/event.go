@@ -38,9 +38,13 @@ var DisplayContexts = []string{"site", "server", "embed", "mcp"}
 // Ratings are the page feedback ratings.
 var Ratings = []string{"bad", "ok", "good"}
 
+// LinkPositions are where a clicked link sits (the reference's SiteInsightsLinkPosition).
+var LinkPositions = []string{"announcement", "header", "footer", "sidebar", "content"}
+
 // Bounds of what one event keeps: longer values are cut (MaxComment is the reference's).
 const (
 	MaxComment = 512
+	MaxLink    = 2048 // a clicked link's target
 	maxQuery   = 512
 	maxPath    = 2048
 	maxValue   = 512 // a value of a daily count (SiteInsightRollup.value)
@@ -86,7 +90,7 @@ func (e Event) normalized() Event {
 	e.ReferrerDomain = cut(strings.ToLower(e.ReferrerDomain), 255)
 	e.SearchQuery = cut(e.SearchQuery, maxQuery)
 	e.Comment = cut(e.Comment, MaxComment)
-	e.Link = cut(e.Link, maxPath)
+	e.Link = cut(e.Link, MaxLink)
 	return e
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/siteinsightevent"
 	"github.com/binderyhq/bindery/ent/siteinsightrollup"
+	"github.com/binderyhq/bindery/ent/siteinsightvisitor"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
@@ -18,8 +19,8 @@ const DefaultRetention = 395 * 24 * time.Hour
 // purgeBatch is how many rows one statement of Purge removes.
 const purgeBatch = 5000
 
-// Purge removes the events and daily counts older than retention, and the visitor salts of the
-// days before yesterday, and returns how many events and counts it removed. The hourly sweep
+// Purge removes the events, daily counts and daily visitors older than retention, and the visitor salts of the
+// days before yesterday, and returns how many rows it removed. The hourly sweep
 // (internal/sweep) calls it.
 func Purge(ctx context.Context, client *ent.Client, now time.Time, retention time.Duration) (int, error) {
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
@@ -46,7 +47,18 @@ func Purge(ctx context.Context, client *ent.Client, now time.Time, retention tim
 			_, err := client.SiteInsightRollup.Delete().Where(siteinsightrollup.IDIn(ids...)).Exec(sys)
 			return err
 		})
-	return events + counts, err
+	if err != nil {
+		return events + counts, err
+	}
+	visitors, err := inBatches(
+		func() ([]int, error) {
+			return client.SiteInsightVisitor.Query().Where(siteinsightvisitor.DayLT(Day(cutoff))).Limit(purgeBatch).IDs(sys)
+		},
+		func(ids []int) error {
+			_, err := client.SiteInsightVisitor.Delete().Where(siteinsightvisitor.IDIn(ids...)).Exec(sys)
+			return err
+		})
+	return events + counts + visitors, err
 }
 
 // inBatches removes the rows next names, purgeBatch at a time, until none is left, and returns

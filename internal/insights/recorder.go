@@ -39,6 +39,7 @@ type Recorder struct {
 	// (PerAddressPerMinute unless changed before the first Record).
 	PerAddress int
 	client     *ent.Client
+	dialect    string // of client's database
 	clock      func() time.Time
 	salts      *salts
 	mu         sync.Mutex
@@ -54,13 +55,14 @@ type pending struct {
 	reader Reader
 }
 
-// NewRecorder returns a recorder writing to client; clock is time.Now when nil.
-func NewRecorder(client *ent.Client, clock func() time.Time) *Recorder {
+// NewRecorder returns a recorder writing to client, a database of dialectName; clock is
+// time.Now when nil.
+func NewRecorder(client *ent.Client, dialectName string, clock func() time.Time) *Recorder {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Recorder{PerAddress: PerAddressPerMinute, client: client, clock: clock, salts: &salts{client: client}, counts: map[string]int{},
-		wake: make(chan struct{}, 1)}
+	return &Recorder{PerAddress: PerAddressPerMinute, client: client, dialect: dialectName, clock: clock, salts: &salts{client: client},
+		counts: map[string]int{}, wake: make(chan struct{}, 1)}
 }
 
 // Record keeps events of reader for the next batch, stamped now when they have no time, and
@@ -129,9 +131,10 @@ func (r *Recorder) flushLogged(ctx context.Context) {
 }
 
 // Flush writes the events waiting in one transaction: MaxBatch at a time, each batch one insert,
-// then their daily counts, added up over the whole flush first (views of one page are one row to
-// add to), MaxBatch rows per statement. A flush that fails is dropped: events are counts, not
-// records anyone waits for.
+// then their visitors not yet known (addVisitors), then their daily counts, added up over the
+// whole flush first (views of one page are one row to add to), MaxBatch rows per statement, in
+// the order of their keys. A flush that fails is dropped: events are counts, not records anyone
+// waits for.
 func (r *Recorder) Flush(ctx context.Context) error {
 	r.mu.Lock()
 	batch := r.pending
@@ -152,7 +155,13 @@ func (r *Recorder) Flush(ctx context.Context) error {
 				return err
 			}
 		}
-		for chunk := range slices.Chunk(rollupsOf(events), MaxBatch) {
+		visitors, err := addVisitors(sys, tx, r.dialect, visitorsOf(events))
+		if err != nil {
+			return err
+		}
+		counts := append(rollupsOf(events), visitors...)
+		sortRollups(counts)
+		for chunk := range slices.Chunk(counts, MaxBatch) {
 			if err := addRollups(sys, tx, chunk); err != nil {
 				return err
 			}

@@ -1,7 +1,9 @@
 package insights
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -21,9 +23,9 @@ const (
 	dimQuery       = "eventSearchQuery" // with the searches' result counts
 	dimRating      = "eventPageFeedbackRating"
 	dimPageRating  = "urlPath\neventPageFeedbackRating"
-	dimVisitor     = "visitor" // one row per visitor a day, for visitorsCount
-	anyType        = "*"       // the type of a visitor's row counting them whatever they did
-	noResults      = -1        // the results of a row that is not a search's
+	dimVisitors    = "visitors" // the day's visitors (of a type), counted as SiteInsightVisitor rows are added
+	anyType        = "*"        // the type of a visitor's row counting them whatever they did
+	noResults      = -1         // the results of a row that is not a search's
 	valueSeparator = "\n"
 )
 
@@ -73,21 +75,22 @@ func rollupsOf(events []Event) []rollupCount {
 			add(dimRating, e.Rating)
 			add(dimPageRating, cut(e.URLPath, maxValue-len(valueSeparator)-8)+valueSeparator+e.Rating)
 		}
-		if e.visitor != "" {
-			add(dimVisitor, e.visitor)
-			k := key
-			k.typ, k.dimension, k.value = anyType, dimVisitor, e.visitor
-			counts[k]++
-		}
 	}
 	out := make([]rollupCount, 0, len(counts))
 	for k, n := range counts {
-		if k.dimension == dimVisitor {
-			n = 1 // a visitor's row is there or not: adding to it again changes nothing
-		}
 		out = append(out, rollupCount{key: k, n: n})
 	}
 	return out
+}
+
+// sortRollups orders counts by their key, so that two processes adding to the same counts at
+// once lock their rows in the same order (PostgreSQL would otherwise end one flush as a deadlock).
+func sortRollups(counts []rollupCount) {
+	slices.SortFunc(counts, func(a, b rollupCount) int {
+		x, y := a.key, b.key
+		return cmp.Or(cmp.Compare(x.site, y.site), cmp.Compare(x.dimension, y.dimension), cmp.Compare(x.day, y.day),
+			cmp.Compare(x.typ, y.typ), cmp.Compare(x.value, y.value), cmp.Compare(x.results, y.results))
+	})
 }
 
 // resultsOf is the result count a search's row keeps: noResults when the event did not say.
@@ -99,7 +102,7 @@ func resultsOf(e Event) int {
 }
 
 // addRollups adds counts to the daily counts in one statement: new keys are inserted, known
-// ones added to (a visitor's row stays at 1).
+// ones added to.
 func addRollups(ctx context.Context, tx *ent.Tx, counts []rollupCount) error {
 	creates := make([]*ent.SiteInsightRollupCreate, 0, len(counts))
 	for _, c := range counts {
@@ -111,10 +114,8 @@ func addRollups(ctx context.Context, tx *ent.Tx, counts []rollupCount) error {
 		sql.ConflictColumns(siteinsightrollup.FieldSiteID, siteinsightrollup.FieldDimension, siteinsightrollup.FieldDay,
 			siteinsightrollup.FieldType, siteinsightrollup.FieldValue, siteinsightrollup.FieldResults),
 		sql.ResolveWith(func(u *sql.UpdateSet) {
-			events := u.Table().C(siteinsightrollup.FieldEvents)
-			// excluded.events is the row's count in this batch; visitors' rows hold 1 each.
-			u.Set(siteinsightrollup.FieldEvents, sql.Expr("CASE WHEN "+u.Table().C(siteinsightrollup.FieldDimension)+
-				" = '"+dimVisitor+"' THEN 1 ELSE "+events+" + excluded."+siteinsightrollup.FieldEvents+" END"))
+			// excluded.events is the row's count in this batch.
+			u.Set(siteinsightrollup.FieldEvents, sql.Expr(u.Table().C(siteinsightrollup.FieldEvents)+" + excluded."+siteinsightrollup.FieldEvents))
 		}),
 	).Exec(ctx)
 }

@@ -228,6 +228,14 @@ func (svc *Service) admitsAudience(ctx context.Context, s *ent.Site, a Audience)
 	return claims, nil
 }
 
+// Admits returns nil when a reader presenting a is in the audience of the published site s (a
+// public or unlisted site, a share-link site with an active link's key, a visitor-auth site with
+// a valid token), else what a visit would answer (NOT_FOUND or UNAUTHENTICATED).
+func (svc *Service) Admits(ctx context.Context, s *ent.Site, a Audience) error {
+	_, err := svc.admitsAudience(ctx, s, a)
+	return err
+}
+
 // VisitorFallbackURL is where a visitor-auth site sends readers without a valid token: its
 // publishing auth's fallback URL, "" when it has none.
 func (svc *Service) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {

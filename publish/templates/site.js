@@ -203,3 +203,26 @@
     figure.append(button);
   }
 })();
+
+// Clicks on links leading out of the site, for the site's insights: reported to the page's own
+// URL + /~click with navigator.sendBeacon (same origin, no cookie, the link's href unchanged and
+// the navigation not delayed). Without this script links work the same and are not counted.
+(() => {
+  const endpoint = document.body.dataset.clicks;
+  const site = document.body.dataset.site;
+  if (!endpoint || !site || !navigator.sendBeacon) return;
+  const positions = [['.announcement', 'announcement'], ['header.top', 'header'], ['nav.sidebar', 'sidebar'],
+    ['footer.site-footer', 'footer'], ['main', 'content']];
+  const report = (event) => {
+    if (event.type === 'auxclick' && event.button !== 1) return;
+    const a = event.target instanceof Element && event.target.closest('a[href]');
+    if (!a) return;
+    const url = new URL(a.href, location.href);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    if (url.origin === location.origin && (url.pathname + '/').startsWith(site)) return; // a page of the site
+    const at = positions.find(([selector]) => a.closest(selector));
+    navigator.sendBeacon(endpoint, new URLSearchParams({ href: url.href, position: at ? at[1] : 'content' }));
+  };
+  document.addEventListener('click', report);
+  document.addEventListener('auxclick', report);
+})();

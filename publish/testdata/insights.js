@@ -1,6 +1,7 @@
 // Site insights in a browser. "feedback": reads a published page with JavaScript off and sends its
-// feedback form (a rating and a comment). "dashboard": reads the site's insights page, signed in
-// with a token, and prints its figures and the text of its SVG charts.
+// feedback form (a rating and a comment). "clicks": reads a published page and follows its link
+// out of the site (to another origin on the loopback). "dashboard": reads the site's insights page, signed in with a
+// token, and prints its figures and the text of its SVG charts.
 const { open } = require('./chromium');
 (async () => {
   const [mode, url, token] = process.argv.slice(2);
@@ -14,6 +15,17 @@ const { open } = require('./chromium');
     await form.getByRole('button', { name: 'Send feedback' }).click();
     seen.push('answer: ' + await page.locator('h1').innerText());
     seen.push('back: ' + await page.getByRole('link', { name: 'Back to the page' }).getAttribute('href'));
+    await finish();
+    return;
+  }
+  if (mode === 'clicks') {
+    const { page, seen, finish } = await open({});
+    await page.goto(url);
+    const link = page.getByRole('link', { name: 'the other site' });
+    seen.push('href: ' + await link.getAttribute('href'));
+    await link.click();
+    await page.waitForURL((u) => u.hostname === 'localhost');
+    seen.push('at: ' + new URL(page.url()).pathname);
     await finish();
     return;
   }

@@ -72,7 +72,7 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 	o.Observer, o.ServeMetrics = e.Observer, true
 	o.RateLimits = ratelimit.Off // tests that limit turn it on with an option
 	o.ReadCache = readcache.New(e.Store.DataVersion, 16<<20)
-	o.Insights = insights.NewRecorder(e.Store.Client, nil)
+	o.Insights = insights.NewRecorder(e.Store.Client, e.Store.Driver.Dialect(), nil)
 	for _, f := range opts {
 		f(&o)
 	}
