@@ -272,3 +272,18 @@ func marshal(t *testing.T, doc *Document) []byte {
 	}
 	return append(b, '\n')
 }
+
+// TestTagName: the name read before the tag expressions run is the one they read, so a line
+// whose name no tag has is never a tag.
+func TestTagName(t *testing.T) {
+	for line, want := range map[string]string{`{% hint style="info" %}`: "hint", "{%\tendhint %}": "endhint",
+		"{% if visitor.claims.a %}": "if", `{%include "a.md" %}`: "include", "{% content-ref url=\"x\" %}": "content-ref",
+		"{% Hint %}": "", "{%- raw %}": "", "text {% hint %}": "", "{": ""} {
+		if got := string(tagName([]byte(line))); got != want {
+			t.Errorf("tagName(%q) = %q, want %q", line, got, want)
+		}
+		if m := tagLine.FindStringSubmatch(line); m != nil && m[1]+m[2] != want {
+			t.Errorf("tagLine reads %q in %q, tagName %q", m[1]+m[2], line, want)
+		}
+	}
+}

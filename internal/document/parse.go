@@ -1,6 +1,7 @@
 package document
 
 import (
+	"bytes"
 	"fmt"
 	"html"
 	"regexp"
@@ -70,18 +71,20 @@ var (
 	detailsOpen  = regexp.MustCompile(`^<details>\s*(?:<summary>(.*)</summary>)?\s*$`)
 	detailsClose = regexp.MustCompile(`^</details>\s*$`)
 	summaryLine  = regexp.MustCompile(`^<summary>(.*)</summary>\s*$`)
+	detailsTag   = []byte("<details>") // how detailsOpen's lines start
 )
 
 // detailsOpen says whether n opens an expandable, and its title when the same block holds it.
 func (c converter) detailsOpen(n ast.Node) (*string, bool) {
-	if n.Kind() != ast.KindHTMLBlock {
+	if n.Kind() != ast.KindHTMLBlock || n.Lines().Len() > 0 && !bytes.HasPrefix(c.firstLine(n), detailsTag) {
 		return nil, false
 	}
-	m := detailsOpen.FindStringSubmatch(c.lines(n))
+	lines := c.lines(n)
+	m := detailsOpen.FindStringSubmatch(lines)
 	if m == nil {
 		return nil, false
 	}
-	if strings.Contains(c.lines(n), "<summary>") {
+	if strings.Contains(lines, "<summary>") {
 		return &m[1], true
 	}
 	return nil, true
@@ -295,6 +298,12 @@ func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
 		}
 	}
 	return literal(s)
+}
+
+// firstLine is the source text of a block's first line, which it has.
+func (c converter) firstLine(n ast.Node) []byte {
+	seg := n.Lines().At(0)
+	return c.src[seg.Start:seg.Stop]
 }
 
 // lines is the source text of a block's lines (an HTML block's closing line included).
