@@ -525,7 +525,8 @@ func (c converter) titledCode(n *tagBlock) []*Node {
 }
 
 // fit keeps the blocks a container may hold; one it may not is replaced by the blocks it holds,
-// or, for a void one, by a paragraph of its Markdown, so that nothing is dropped.
+// or, for a void one or one whose data the blocks would leave behind (a hint's style, tabs'
+// titles), by a paragraph of its Markdown, so that nothing is dropped.
 func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 	var out []*Node
 	for _, b := range blocks {
@@ -536,7 +537,7 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 			out = append(out, literal(ifOpen(b)))
 			out = append(out, c.fit(b.Nodes, allowed)...)
 			out = append(out, literal(ifClose))
-		case len(b.Nodes) > 0 && b.Type != "code":
+		case len(b.Nodes) > 0 && b.Type != "code" && !holdsData(b):
 			out = append(out, c.fit(b.Nodes, allowed)...)
 		default:
 			out = append(out, literal(blockMarkdown(b)))
@@ -544,5 +545,23 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 	}
 	return out
 }
+
+// holdsData says whether a container or one of its items (a tab, a step, a column) has data of its
+// own, which its blocks do not carry.
+func holdsData(b *Node) bool {
+	if len(b.Data) > 0 {
+		return true
+	}
+	for _, item := range b.Nodes {
+		if item.Object == ObjectBlock && len(item.Data) > 0 && !isBlockContent(item) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBlockContent says whether a node held by a container is itself content (a block that fit
+// keeps or lifts on its own) rather than an item of the container.
+func isBlockContent(n *Node) bool { return slices.Contains(topLevel, n.Type) }
 
 func unescapeAttr(s string) string { return html.UnescapeString(s) }
