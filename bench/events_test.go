@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/events"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 	"github.com/binderyhq/bindery/internal/txn"
 )
@@ -66,7 +67,7 @@ func BenchmarkEventRecording(b *testing.B) {
 // loaded machine the processor time the process spent tells the cost of a call where its elapsed
 // time also counts the waits for a core.
 func addTimes(wall, cpu time.Duration, fn func()) (time.Duration, time.Duration) {
-	start := processCPU()
+	start := cputime.Process()
 	wall += perRequest(50, fn)
-	return wall, cpu + (processCPU()-start)/50
+	return wall, cpu + (cputime.Process()-start)/50
 }

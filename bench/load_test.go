@@ -8,11 +8,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -103,7 +103,7 @@ func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) 
 // cpuOfRequests sends n requests from loadClients goroutines and returns the CPU time the
 // process spent meanwhile, or the first failure.
 func cpuOfRequests(n int, send func() (*http.Response, error)) (time.Duration, error) {
-	start := processCPU()
+	start := cputime.Process()
 	var sent atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
@@ -121,12 +121,5 @@ func cpuOfRequests(n int, send func() (*http.Response, error)) (time.Duration, e
 	if err, _ := failed.Load().(error); err != nil {
 		return 0, err
 	}
-	return processCPU() - start, nil
-}
-
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU() time.Duration {
-	var u syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	return cputime.Process() - start, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -92,7 +93,7 @@ func readRandomPages(b *testing.B, e publishedSite, content testenv.Content) {
 			b.Fatal(err)
 		}
 		warm.took = warm.took[:0]
-		warm.elapsed = 0
+		warm.elapsed, warm.cpu = 0, 0
 	}
 	b.ResetTimer()
 	const round = 50 * readers
@@ -112,6 +113,7 @@ func readRandomPages(b *testing.B, e publishedSite, content testenv.Content) {
 	site.report(b, "")
 	baseline.report(b, "baseline-")
 	b.ReportMetric(site.viewsPerSecond()/baseline.viewsPerSecond(), "x-baseline-views")
+	b.ReportMetric(float64(site.cpu)/float64(baseline.cpu), "x-baseline-cpu")
 }
 
 // pagePaths are the paths of the documents of content.
@@ -133,6 +135,7 @@ type pageReaders struct {
 	mu      sync.Mutex
 	took    []time.Duration // each view's time, from sending the request to reading the last byte
 	elapsed time.Duration   // the wall time of the rounds
+	cpu     time.Duration   // the processor time the process spent in the rounds (readers and server)
 }
 
 func newReaders(urls []string) *pageReaders {
@@ -159,7 +162,7 @@ func (r *pageReaders) body(b *testing.B, url string) []byte {
 func (r *pageReaders) read(n int) error {
 	var wg sync.WaitGroup
 	errs := make([]error, readers)
-	start := time.Now()
+	start, startCPU := time.Now(), cputime.Process()
 	for c := range readers {
 		wg.Go(func() {
 			took := make([]time.Duration, 0, n/readers)
@@ -177,6 +180,7 @@ func (r *pageReaders) read(n int) error {
 	}
 	wg.Wait()
 	r.elapsed += time.Since(start)
+	r.cpu += cputime.Process() - startCPU
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -200,12 +204,13 @@ func (r *pageReaders) view(url string) error {
 
 func (r *pageReaders) viewsPerSecond() float64 { return float64(len(r.took)) / r.elapsed.Seconds() }
 
-// report reports the readers' views/s, and the median and 99th percentile of a view's time in
-// milliseconds, their names prefixed.
+// report reports the readers' views/s, the median and 99th percentile of a view's time in
+// milliseconds, and the processor time a view cost the process, their names prefixed.
 func (r *pageReaders) report(b *testing.B, prefix string) {
 	slices.Sort(r.took)
 	at := func(q float64) float64 { return float64(r.took[int(q*float64(len(r.took)-1))]) / 1e6 }
 	b.ReportMetric(r.viewsPerSecond(), prefix+"views/s")
+	b.ReportMetric(float64(r.cpu)/float64(len(r.took))/1e6, prefix+"cpu-ms/view")
 	b.ReportMetric(at(0.5), prefix+"p50-ms")
 	b.ReportMetric(at(0.99), prefix+"p99-ms")
 }

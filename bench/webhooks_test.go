@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -52,7 +53,7 @@ func BenchmarkWebhookBurst(b *testing.B) {
 	for range b.N {
 		want := received.Load() + burst
 		before = liveHeap()
-		start, cpuStart := time.Now(), processCPU()
+		start, cpuStart := time.Now(), cputime.Process()
 		for range burst / 100 {
 			err := txn.Run(sys, e.Store.Client, func(tx *ent.Tx) error {
 				for range 100 {
@@ -74,7 +75,7 @@ func BenchmarkWebhookBurst(b *testing.B) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		took += time.Since(start)
-		cpu += processCPU() - cpuStart
+		cpu += cputime.Process() - cpuStart
 		after = liveHeap()
 	}
 	b.StopTimer()

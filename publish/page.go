@@ -131,7 +131,9 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
-		s.render(b, s.pageView(loc, content, p, doc, specs))
+		v := s.pageView(loc, content, p, doc, specs)
+		b.Grow(len(v.Body) + pageFrameBytes)
+		s.render(b, v)
 		return nil
 	})
 	if err != nil {
@@ -141,6 +143,10 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	s.writeHeaders(w, s.lookOf(loc.SiteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
 	_, _ = w.Write(page)
 }
+
+// pageFrameBytes is about what a page writes around its content (the sidebar, the header, the
+// footer): room made for it beside the content before the page is written.
+const pageFrameBytes = 16 << 10
 
 // readerDocument reads a page's document as the reader sees it (pageSpecs), evaluated by the
 // reader's claims when it holds expressions, and names what the claims decided ("" for nothing).
@@ -303,25 +309,32 @@ func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []nav
 
 // neighbours are the previous and next documents in reading order.
 func (s *siteView) neighbours(loc location, t *tree.Tree, p *tree.Page) (prev, next *link) {
-	var order []*tree.Page
-	t.Walk(func(q *tree.Page, _ string) {
-		if q.Type == tree.TypeDocument && !q.Hidden {
-			order = append(order, q)
-		}
-	})
-	for i, q := range order {
-		if q.ID != p.ID {
-			continue
-		}
-		if i > 0 {
-			prev = &link{Title: order[i-1].Title, URL: s.pageURL(loc, t, order[i-1])}
-		}
-		if i+1 < len(order) {
-			next = &link{Title: order[i+1].Title, URL: s.pageURL(loc, t, order[i+1])}
-		}
+	if !inReadingOrder(p) {
+		return nil, nil
+	}
+	if q := neighbour(t, p.ID, t.Prev); q != nil {
+		prev = &link{Title: q.Title, URL: s.pageURL(loc, t, q)}
+	}
+	if q := neighbour(t, p.ID, t.Next); q != nil {
+		next = &link{Title: q.Title, URL: s.pageURL(loc, t, q)}
 	}
 	return prev, next
 }
+
+// neighbour is the first page in reading order from page id on, in the direction step takes
+// through the tree, nil for none.
+func neighbour(t *tree.Tree, id string, step func(string) *tree.Page) *tree.Page {
+	for q, seen := step(id), 0; q != nil && seen <= t.PageCount(); q, seen = step(q.ID), seen+1 {
+		if inReadingOrder(q) {
+			return q
+		}
+	}
+	return nil
+}
+
+// inReadingOrder says whether a page is one that previous and next lead to: a document not
+// hidden from the navigation.
+func inReadingOrder(p *tree.Page) bool { return p.Type == tree.TypeDocument && !p.Hidden }
 
 // siteLinks gives htmlpage the site's URLs of the pages and files of one site space.
 type siteLinks struct {

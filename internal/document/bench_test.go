@@ -8,6 +8,8 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 )
 
 // BenchmarkConvert10kBlocks converts a body of at least 10,000 top-level blocks (the corpus'
@@ -27,23 +29,15 @@ func BenchmarkConvert10kBlocks(b *testing.B) {
 	}
 	html := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	b.Run("GoldmarkHTML", func(b *testing.B) {
-		for b.Loop() {
+		cputime.Loop(b, func() {
 			var out bytes.Buffer
 			if err := html.Convert([]byte(body), &out); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
-	b.Run("FromMarkdown", func(b *testing.B) {
-		for b.Loop() {
-			FromMarkdown(body)
-		}
-	})
-	b.Run("ToMarkdown", func(b *testing.B) {
-		for b.Loop() {
-			Markdown(doc)
-		}
-	})
+	b.Run("FromMarkdown", func(b *testing.B) { cputime.Loop(b, func() { FromMarkdown(body) }) })
+	b.Run("ToMarkdown", func(b *testing.B) { cputime.Loop(b, func() { Markdown(doc) }) })
 }
 
 // BenchmarkHostileDetails reads 44 KB of `<details>` that never close, and 2,000 nested ones that

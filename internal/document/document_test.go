@@ -272,3 +272,52 @@ func marshal(t *testing.T, doc *Document) []byte {
 	}
 	return append(b, '\n')
 }
+
+// TestTagName: the name read before the tag expressions run is the one they read, so a line
+// whose name no tag has is never a tag.
+func TestTagName(t *testing.T) {
+	for line, want := range map[string]string{`{% hint style="info" %}`: "hint", "{%\tendhint %}": "endhint",
+		"{% if visitor.claims.a %}": "if", `{%include "a.md" %}`: "include", "{% content-ref url=\"x\" %}": "content-ref",
+		"{% Hint %}": "", "{%- raw %}": "", "text {% hint %}": "", "{": ""} {
+		if got := string(tagName([]byte(line))); got != want {
+			t.Errorf("tagName(%q) = %q, want %q", line, got, want)
+		}
+		if m := tagLine.FindStringSubmatch(line); m != nil && m[1]+m[2] != want {
+			t.Errorf("tagLine reads %q in %q, tagName %q", m[1]+m[2], line, want)
+		}
+	}
+}
+
+// TestNestingOutsideTheSchema: a hint in a hint and tabs in an expandable, which the reference's
+// schema does not allow, stay as the text of their Markdown with their style and titles, stable
+// after one pass; a quote in a hint, which has no data of its own, gives its blocks.
+func TestNestingOutsideTheSchema(t *testing.T) {
+	for md, want := range map[string]string{
+		"{% hint style=\"info\" %}\nA\n\n{% hint style=\"danger\" %}\nB\n{% endhint %}\n{% endhint %}\n":        `{% hint style="danger" %}`,
+		"<details>\n<summary>T</summary>\n\n{% tabs %}\n{% tab title=\"Linux\" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n\n</details>\n": `{% tab title="Linux" %}`,
+		"{% hint style=\"info\" %}\n> quoted\n{% endhint %}\n": "quoted",
+	} {
+		doc := FromMarkdown(md)
+		if err := Validate(doc); err != nil {
+			t.Fatalf("%q: %v", md, err)
+		}
+		if text := plainTextOfDocument(doc); !strings.Contains(text, want) {
+			t.Errorf("%q reads as %q, without %q", md, text, want)
+		}
+		once := Markdown(doc)
+		if twice := Markdown(FromMarkdown(once)); twice != once {
+			t.Errorf("%q: %q, then %q", md, once, twice)
+		}
+	}
+}
+
+// plainTextOfDocument is the texts of doc's leaves, fragments included.
+func plainTextOfDocument(doc *Document) string {
+	var b strings.Builder
+	walk(doc.Nodes, func(n *Node) {
+		for _, l := range n.Leaves {
+			b.WriteString(l.Text)
+		}
+	})
+	return b.String()
+}

@@ -55,21 +55,26 @@ type Evaluator interface {
 // Expressions returns the distinct expressions of doc's conditional blocks and of its expression
 // inlines, in document order; none for a document that every reader sees alike.
 func Expressions(doc *Document) (conditions, values []string) {
-	seen := map[string]bool{}
+	seenIf, seenValue := map[string]bool{}, map[string]bool{}
 	walk(doc.Nodes, func(n *Node) {
-		e, _ := n.Data["expression"].(string)
-		key := n.Type + " " + e
 		switch {
-		case n.Object == ObjectBlock && n.Type == "if" && !seen[key]:
-			conditions = append(conditions, e)
-		case n.Object == ObjectInline && n.Type == "expression" && !seen[key]:
-			values = append(values, e)
-		default:
-			return
+		case n.Object == ObjectBlock && n.Type == "if":
+			conditions = appendNew(conditions, seenIf, n)
+		case n.Object == ObjectInline && n.Type == "expression":
+			values = appendNew(values, seenValue, n)
 		}
-		seen[key] = true
 	})
 	return conditions, values
+}
+
+// appendNew appends n's expression to list unless seen holds it, and adds it to seen.
+func appendNew(list []string, seen map[string]bool, n *Node) []string {
+	e, _ := n.Data["expression"].(string)
+	if seen[e] {
+		return list
+	}
+	seen[e] = true
+	return append(list, e)
 }
 
 // walk calls visit for every node under nodes, fragments included, depth first in order.

@@ -54,6 +54,9 @@ type tagBlock struct {
 	attrs  map[string]string
 	line   string // the opening line as written
 	closed bool   // by its end tag, rather than by the end of its container
+	// open marks a tag block not yet closed: an end tag of its name ends it, not the block of the
+	// same name around it (an if in an if).
+	open bool
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
@@ -85,15 +88,22 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (as
 		return nil, parser.NoChildren
 	}
 	line, _ := reader.PeekLine()
-	if m := includeLine.FindSubmatch(line); m != nil {
-		reader.AdvanceToEOL()
-		return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: string(util.TrimRightSpace(line))}, parser.NoChildren
+	name := tagName(line)
+	if !containerTags[string(name)] && !voidTags[string(name)] { // no tag, an end tag, or one Bindery does not read
+		return nil, parser.NoChildren
 	}
-	if m := ifLine.FindSubmatch(line); m != nil {
-		reader.AdvanceToEOL()
-		n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: string(util.TrimRightSpace(line))}
-		n.SetAttribute(openTag, true)
-		return n, parser.HasChildren
+	if string(name) == "include" {
+		if m := includeLine.FindSubmatch(line); m != nil {
+			reader.AdvanceToEOL()
+			return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: string(util.TrimRightSpace(line))}, parser.NoChildren
+		}
+	}
+	if string(name) == "if" {
+		if m := ifLine.FindSubmatch(line); m != nil {
+			reader.AdvanceToEOL()
+			n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: string(util.TrimRightSpace(line)), open: true}
+			return n, parser.HasChildren
+		}
 	}
 	m := tagLine.FindSubmatch(line)
 	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
@@ -107,8 +117,23 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (as
 	if voidTags[n.name] {
 		return n, parser.NoChildren
 	}
-	n.SetAttribute(openTag, true)
+	n.open = true
 	return n, parser.HasChildren
+}
+
+// tagName is the name a line starting a tag gives as tagLine, includeLine and ifLine read it
+// ("endhint" for an end tag), empty for a line that starts no tag: read before any of them runs.
+func tagName(line []byte) []byte {
+	rest, ok := bytes.CutPrefix(line, tagStart)
+	if !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, tagSpace)
+	end := 0
+	for end < len(rest) && (rest[end] >= 'a' && rest[end] <= 'z' || end > 0 && rest[end] == '-') {
+		end++
+	}
+	return rest[:end]
 }
 
 func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
@@ -144,7 +169,7 @@ func endsTag(line []byte, name string) bool {
 	return m != nil && len(m[1]) > 0 && string(m[2]) == name
 }
 
-func (tagParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
+func (tagParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.(*tagBlock).open = false }
 func (tagParser) CanInterruptParagraph() bool                       { return true }
 func (tagParser) CanAcceptIndentedLine() bool                       { return false }
 
@@ -162,17 +187,11 @@ func inRaw(n ast.Node) bool {
 	return false
 }
 
-// openTag marks a tag block not yet closed: an end tag of its name ends it, not the block of the
-// same name around it (an if in an if).
-var openTag = []byte("bindery-open-tag")
-
 // inSameTag says whether a tag block of n's name, not yet closed, is open under n.
 func inSameTag(n *tagBlock) bool {
 	for k := n.LastChild(); k != nil; k = k.LastChild() {
-		if t, ok := k.(*tagBlock); ok && t.name == n.name {
-			if _, open := t.Attribute(openTag); open {
-				return true
-			}
+		if t, ok := k.(*tagBlock); ok && t.name == n.name && t.open {
+			return true
 		}
 	}
 	return false

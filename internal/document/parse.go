@@ -1,6 +1,7 @@
 package document
 
 import (
+	"bytes"
 	"fmt"
 	"html"
 	"regexp"
@@ -70,18 +71,20 @@ var (
 	detailsOpen  = regexp.MustCompile(`^<details>\s*(?:<summary>(.*)</summary>)?\s*$`)
 	detailsClose = regexp.MustCompile(`^</details>\s*$`)
 	summaryLine  = regexp.MustCompile(`^<summary>(.*)</summary>\s*$`)
+	detailsTag   = []byte("<details>") // how detailsOpen's lines start
 )
 
 // detailsOpen says whether n opens an expandable, and its title when the same block holds it.
 func (c converter) detailsOpen(n ast.Node) (*string, bool) {
-	if n.Kind() != ast.KindHTMLBlock {
+	if n.Kind() != ast.KindHTMLBlock || n.Lines().Len() > 0 && !bytes.HasPrefix(c.firstLine(n), detailsTag) {
 		return nil, false
 	}
-	m := detailsOpen.FindStringSubmatch(c.lines(n))
+	lines := c.lines(n)
+	m := detailsOpen.FindStringSubmatch(lines)
 	if m == nil {
 		return nil, false
 	}
-	if strings.Contains(c.lines(n), "<summary>") {
+	if strings.Contains(lines, "<summary>") {
 		return &m[1], true
 	}
 	return nil, true
@@ -295,6 +298,12 @@ func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
 		}
 	}
 	return literal(s)
+}
+
+// firstLine is the source text of a block's first line, which it has.
+func (c converter) firstLine(n ast.Node) []byte {
+	seg := n.Lines().At(0)
+	return c.src[seg.Start:seg.Stop]
 }
 
 // lines is the source text of a block's lines (an HTML block's closing line included).
@@ -516,7 +525,8 @@ func (c converter) titledCode(n *tagBlock) []*Node {
 }
 
 // fit keeps the blocks a container may hold; one it may not is replaced by the blocks it holds,
-// or, for a void one, by a paragraph of its Markdown, so that nothing is dropped.
+// or, for a void one or one whose data the blocks would leave behind (a hint's style, tabs'
+// titles), by a paragraph of its Markdown, so that nothing is dropped.
 func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 	var out []*Node
 	for _, b := range blocks {
@@ -527,7 +537,7 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 			out = append(out, literal(ifOpen(b)))
 			out = append(out, c.fit(b.Nodes, allowed)...)
 			out = append(out, literal(ifClose))
-		case len(b.Nodes) > 0 && b.Type != "code":
+		case len(b.Nodes) > 0 && b.Type != "code" && !holdsData(b):
 			out = append(out, c.fit(b.Nodes, allowed)...)
 		default:
 			out = append(out, literal(blockMarkdown(b)))
@@ -535,5 +545,23 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 	}
 	return out
 }
+
+// holdsData says whether a container or one of its items (a tab, a step, a column) has data of its
+// own, which its blocks do not carry.
+func holdsData(b *Node) bool {
+	if len(b.Data) > 0 {
+		return true
+	}
+	for _, item := range b.Nodes {
+		if item.Object == ObjectBlock && len(item.Data) > 0 && !isBlockContent(item) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBlockContent says whether a node held by a container is itself content (a block that fit
+// keeps or lifts on its own) rather than an item of the container.
+func isBlockContent(n *Node) bool { return slices.Contains(topLevel, n.Type) }
 
 func unescapeAttr(s string) string { return html.UnescapeString(s) }

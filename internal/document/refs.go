@@ -41,22 +41,45 @@ func refKind(data map[string]any) string {
 
 // refDest returns the link destination of data's ref; ok is false when it has none Markdown can
 // write.
-func refDest(data map[string]any) (dest string, ok bool) {
+func refDest(data map[string]any) (dest string, ok bool) { return RefOf(data).Dest() }
+
+// Ref is what a node's data.ref points at, as a comparable value: a key for what its destination
+// leads to, read without writing the destination.
+type Ref struct {
+	Kind   string // "url", "anchor", "page", "file", "space" (or another kind, which has no destination)
+	Target string // the URL, the anchor, or the page's, file's or space's id
+	Page   string // an anchor's page, "" for one of the same page
+	given  bool   // the ref has its target (a URL may be empty)
+}
+
+// RefOf is data's ref.
+func RefOf(data map[string]any) Ref {
 	ref, _ := data["ref"].(map[string]any)
-	kind := str(ref, "kind")
-	switch kind {
+	r := Ref{Kind: str(ref, "kind")}
+	switch r.Kind {
+	case "url", "anchor", "page", "file", "space":
+		r.Target, r.given = ref[r.Kind].(string)
+	}
+	if r.Kind == "anchor" {
+		r.Page = str(ref, "page")
+	}
+	return r
+}
+
+// Dest is the link destination of the ref, written as a stored body writes it; ok is false when
+// it has none Markdown can write.
+func (r Ref) Dest() (dest string, ok bool) {
+	switch r.Kind {
 	case "url":
-		_, ok := ref["url"].(string)
-		return str(ref, "url"), ok
+		return r.Target, r.given
 	case "anchor":
-		dest = "#" + str(ref, "anchor")
-		if page := str(ref, "page"); page != "" {
-			dest = "/pages/" + url.PathEscape(page) + dest
+		dest = "#" + r.Target
+		if r.Page != "" {
+			dest = "/pages/" + url.PathEscape(r.Page) + dest
 		}
-		return dest, str(ref, "anchor") != ""
+		return dest, r.Target != ""
 	case "page", "file", "space":
-		id := str(ref, kind)
-		return "/" + kind + "s/" + url.PathEscape(id), id != ""
+		return "/" + r.Kind + "s/" + url.PathEscape(r.Target), r.Target != ""
 	}
 	return "", false
 }

@@ -9,13 +9,13 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"go.yaml.in/yaml/v4"
 
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 )
 
 // bigDocument is an OpenAPI 3.0 YAML document of about size bytes: paths whose operations
@@ -65,15 +65,6 @@ func peakHeap(fn func()) uint64 {
 	return peak.Load()
 }
 
-// cpuTime is the processor time the process has used, in all its threads (the collector's too).
-func cpuTime(b *testing.B) time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
-}
-
 // measure runs fn once per iteration, reporting the peak heap in use during a run and the
 // processor time of a run beside time and allocations: on a machine shared with other work, the
 // processor time moves less than the elapsed time.
@@ -85,9 +76,9 @@ func measure(b *testing.B, size int, fn func() error) {
 	for b.Loop() {
 		runtime.GC()
 		var err error
-		start := cpuTime(b)
+		start := cputime.Process()
 		peak = max(peak, peakHeap(func() { err = fn() }))
-		cpu += cpuTime(b) - start
+		cpu += cputime.Process() - start
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -92,7 +92,15 @@ func (w *writer) paragraph(n *document.Node) {
 
 // isEmpty says whether a paragraph holds no text: what an empty line of the editor leaves.
 func isEmpty(p *document.Node) bool {
-	return len(p.Nodes) == 0 || len(p.Nodes) == 1 && p.Nodes[0].Object == document.ObjectText && plainText(p.Nodes) == ""
+	if len(p.Nodes) != 1 || p.Nodes[0].Object != document.ObjectText {
+		return len(p.Nodes) == 0
+	}
+	for _, l := range p.Nodes[0].Leaves {
+		if l.Text != "" { // most paragraphs: their text is not made
+			return false
+		}
+	}
+	return plainText(p.Nodes) == ""
 }
 
 // heading writes heading-1 to heading-3 as <h2> to <h4> (the page's title is its <h1>), anchored

@@ -45,6 +45,9 @@ func definition(b *document.Node) (string, *document.Node) {
 		return "", nil
 	}
 	first := b.Nodes[0].Leaves[0]
+	if !strings.HasPrefix(first.Text, "[^") { // most paragraphs: no need to run the expression
+		return "", nil
+	}
 	m := footnoteDefinition.FindStringSubmatchIndex(first.Text)
 	if m == nil || hasMark(first, "code") {
 		return "", nil

@@ -59,10 +59,14 @@ func Document(doc *document.Document, links Links) Page { return DocumentWith(do
 func DocumentWith(doc *document.Document, links Links, ops Operations) Page {
 	blocks, notes := takeFootnotes(doc.Nodes)
 	w := &writer{links: links, anchors: markdown.NewAnchors(), notes: notes, ops: ops}
+	w.b.Grow(len(blocks) * bytesPerBlock)
 	w.blocks(blocks)
 	w.writeFootnotes()
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
 }
+
+// bytesPerBlock is about what a top-level block of a page writes, for room made at once.
+const bytesPerBlock = 256
 
 // Markdown returns a page's stored Markdown as its readers receive it: its links to pages and
 // files rewritten to the URLs links gives, as Render rewrites them, and a link to a page or file
@@ -93,7 +97,7 @@ type writer struct {
 	b        strings.Builder
 	links    Links
 	anchors  *markdown.Anchors     // the headings' anchors taken
-	urls     map[string]linkTarget // the links' destinations seen, by stored destination (linkURL)
+	urls     map[document.Ref]linkTarget // the links' destinations seen (refURL)
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
 	notes    *footnotes

@@ -11,6 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/pagebodies"
 )
 
@@ -449,9 +450,7 @@ func BenchmarkRender(b *testing.B) {
 	src := "# Guide\n\n" + strings.Repeat("## Step\n\nRead [the intro](/pages/p1#a) and ![a diagram](/files/f1), "+
 		"or [Go](https://go.dev).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\n", 120)
 	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		renderMarkdown(src, siteURLs{})
-	}
+	cputime.Loop(b, func() { renderMarkdown(src, siteURLs{}) })
 }
 
 // BenchmarkRender2000Blocks renders a page of 2,000 blocks, 20 of them code (the issue's
@@ -462,14 +461,6 @@ func BenchmarkRender2000Blocks(b *testing.B) {
 	if len(doc.Nodes) < 2000 {
 		b.Fatalf("%d blocks", len(doc.Nodes))
 	}
-	b.Run("Markdown", func(b *testing.B) {
-		for b.Loop() {
-			renderMarkdown(src, siteURLs{})
-		}
-	})
-	b.Run("Document", func(b *testing.B) {
-		for b.Loop() {
-			Document(doc, siteURLs{})
-		}
-	})
+	b.Run("Markdown", func(b *testing.B) { cputime.Loop(b, func() { renderMarkdown(src, siteURLs{}) }) })
+	b.Run("Document", func(b *testing.B) { cputime.Loop(b, func() { Document(doc, siteURLs{}) }) })
 }

@@ -8,15 +8,45 @@ import (
 	"github.com/binderyhq/bindery/internal/document"
 )
 
-// escaper escapes text for HTML text and double-quoted attribute values, as html.EscapeString.
-var escaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
-
-// escape escapes s for HTML text and double-quoted attribute values.
-func escape(s string) string { return escaper.Replace(s) }
+// escape escapes s for HTML text and double-quoted attribute values, as html.EscapeString; s
+// itself when nothing in it needs escaping.
+func escape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	writeEscaped(&b, s)
+	return b.String()
+}
 
 // escaped writes s escaped, without making the escaped string: the texts of a page are most of
 // what it writes.
-func (w *writer) escaped(s string) { _, _ = escaper.WriteString(&w.b, s) }
+func (w *writer) escaped(s string) { writeEscaped(&w.b, s) }
+
+// entities are the character references escape writes, by byte; "" for a byte written as it is.
+var entities = [256]string{'&': "&amp;", '\'': "&#39;", '<': "&lt;", '>': "&gt;", '"': "&#34;"}
+
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if entities[s[i]] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeEscaped writes s to b escaped, the runs without a byte to escape as they are.
+func writeEscaped(b *strings.Builder, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if e := entities[s[i]]; e != "" {
+			b.WriteString(s[last:i])
+			b.WriteString(e)
+			last = i + 1
+		}
+	}
+	b.WriteString(s[last:])
+}
 
 // inlines writes inline content: texts with their marks, links, inline math and images. inLink
 // says it is a link's text, where bare URLs stay text.
@@ -184,30 +214,26 @@ func (w *writer) inlineImage(n *document.Node) {
 }
 
 // refURL is the URL data's ref links to on the site; ok is false for a page or file the reader
-// cannot reach, a space, and a URL (or anchor) that is not safe to follow.
+// cannot reach, a space, and a URL (or anchor) that is not safe to follow. It is worked out once
+// per page and ref: a page links to the same pages again and again.
 func (w *writer) refURL(data map[string]any) (string, bool) {
-	dest, ok := document.RefDest(data)
-	if !ok || document.RefKind(data) == "space" {
-		return "", false
-	}
-	return w.linkURL(dest)
-}
-
-// linkURL is refURL's answer for a stored destination, worked out once per page: a page links
-// to the same pages again and again.
-func (w *writer) linkURL(dest string) (string, bool) {
-	if u, ok := w.urls[dest]; ok {
+	ref := document.RefOf(data)
+	if u, ok := w.urls[ref]; ok {
 		return u.url, u.ok
 	}
-	url, ok := siteURL(w.links, dest)
-	ok = ok && safeLink(url)
+	dest, ok := ref.Dest()
+	url := ""
+	if ok = ok && ref.Kind != "space"; ok {
+		url, ok = siteURL(w.links, dest)
+		ok = ok && safeLink(url)
+	}
 	if !ok {
 		url = ""
 	}
 	if w.urls == nil {
-		w.urls = map[string]linkTarget{}
+		w.urls = map[document.Ref]linkTarget{}
 	}
-	w.urls[dest] = linkTarget{url: url, ok: ok}
+	w.urls[ref] = linkTarget{url: url, ok: ok}
 	return url, ok
 }
 

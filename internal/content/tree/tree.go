@@ -340,6 +340,46 @@ func (t *Tree) ByPath(path string) *Page {
 	return found
 }
 
+// Next is the page after page id in tree order (Walk's), nil after the last or for a page Walk
+// does not reach.
+func (t *Tree) Next(id string) *Page {
+	if kids := t.kids[id]; len(kids) > 0 && t.pages[id] != nil {
+		return kids[0]
+	}
+	for p, seen := t.pages[id], 0; p != nil && seen <= len(t.pages); p, seen = t.pages[p.Parent], seen+1 {
+		siblings := t.kids[p.Parent]
+		if i := t.indexIn(siblings, p.ID); i >= 0 && i+1 < len(siblings) {
+			return siblings[i+1]
+		}
+	}
+	return nil
+}
+
+// Prev is the page before page id in tree order (Walk's), nil before the first or for an unknown
+// page.
+func (t *Tree) Prev(id string) *Page {
+	p := t.pages[id]
+	if p == nil {
+		return nil
+	}
+	siblings := t.kids[p.Parent]
+	i := t.indexIn(siblings, id)
+	if i <= 0 {
+		return t.pages[p.Parent]
+	}
+	q := siblings[i-1]
+	for seen := 0; len(t.kids[q.ID]) > 0 && seen <= len(t.pages); seen++ {
+		kids := t.kids[q.ID]
+		q = kids[len(kids)-1]
+	}
+	return q
+}
+
+// indexIn is the index of page id among pages, -1 when it is not there.
+func (t *Tree) indexIn(pages []*Page, id string) int {
+	return slices.IndexFunc(pages, func(p *Page) bool { return p.ID == id })
+}
+
 // Walk calls fn for every page in tree order (a page, then its children), with the page's path.
 func (t *Tree) Walk(fn func(p *Page, path string)) {
 	var walk func(parent, prefix string)

@@ -44,6 +44,28 @@ func TestTreeWalkAndPaths(t *testing.T) {
 	}
 }
 
+// TestNextAndPrev: stepping with Next from the first page and with Prev from the last gives
+// Walk's order, forwards and backwards.
+func TestNextAndPrev(t *testing.T) {
+	tr := guide()
+	var walked []string
+	tr.Walk(func(p *Page, _ string) { walked = append(walked, p.ID) })
+	var forward, backward []string
+	for p := tr.Page(walked[0]); p != nil; p = tr.Next(p.ID) {
+		forward = append(forward, p.ID)
+	}
+	for p := tr.Page(walked[len(walked)-1]); p != nil; p = tr.Prev(p.ID) {
+		backward = append(backward, p.ID)
+	}
+	slices.Reverse(backward)
+	if !slices.Equal(forward, walked) || !slices.Equal(backward, walked) {
+		t.Fatalf("Next gives %v, Prev %v; Walk %v", forward, backward, walked)
+	}
+	if tr.Next("nope") != nil || tr.Prev("nope") != nil {
+		t.Fatal("an unknown page has neighbours")
+	}
+}
+
 func TestTreeMoveAndDelete(t *testing.T) {
 	orig := guide()
 	tr := orig.Clone()
