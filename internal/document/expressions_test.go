@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestExpressionsRefused sends documents whose expressions adaptive content refuses: each is
@@ -38,13 +37,9 @@ func TestExpressionsRefused(t *testing.T) {
 			`nodes[0].nodes[0]: block type "if" is not allowed here`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			start := time.Now()
 			_, err := Decode([]byte(c.raw))
 			if got := errString(err); c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
 				t.Errorf("Decode = %q, want %q…", got, c.want)
-			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("took %v", d)
 			}
 		})
 	}
