@@ -9,6 +9,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -86,14 +87,14 @@ func BenchmarkInsightsAggregations(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			c.q.From, c.q.To = now.AddDate(-1, 0, 0), now
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for b.Loop() {
 				if _, err := insights.Aggregate(context.Background(), e.Store.Client, "site", c.q); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/aggregation")
-			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/aggregation")
+			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/aggregation")
 		})
 	}
 }
