@@ -57,7 +57,7 @@ func TestPublishCommitsOnlyWhatChanged(t *testing.T) {
 	r := Remote{URL: url, Branch: "main"}
 	first := []File{{".gitbook.yaml", []byte("root: ./\n")}, {"README.md", []byte("# Home\n")}, {"guide.md", []byte("# Guide\n")},
 		{".gitbook/assets/a.png", []byte("PNG")}, {"ci.yml", []byte("keep me")}}
-	h1, err := Publish(ctx, r, "", first, author, "First")
+	h1, err := Publish(ctx, r, "", "", first, author, "First")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestPublishCommitsOnlyWhatChanged(t *testing.T) {
 	// The guide changes, the asset goes, a page is added; ci.yml is not the export's and stays.
 	second := []File{{".gitbook.yaml", []byte("root: ./\n")}, {"README.md", []byte("# Home\n")}, {"guide.md", []byte("# Guide, edited\n")},
 		{"new.md", []byte("# New\n")}}
-	h2, err := Publish(ctx, r, "", second, author, "Edit the guide")
+	h2, err := Publish(ctx, r, "", "", second, author, "Edit the guide")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestPublishCommitsOnlyWhatChanged(t *testing.T) {
 	if c.Message != "Edit the guide" || c.Author.Name != "Ada" || c.Author.Email != "ada@example.com" {
 		t.Fatalf("commit %+v", c)
 	}
-	if h3, err := Publish(ctx, r, "", second, author, "Nothing"); err != nil || h3 != h2 {
+	if h3, err := Publish(ctx, r, "", "", second, author, "Nothing"); err != nil || h3 != h2 {
 		t.Fatalf("an unchanged export made commit %s (%v), want none after %s", h3, err, h2)
 	}
 	snap, err := Read(ctx, r, DefaultLimits)
@@ -117,7 +117,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 	r := Remote{URL: "https://127.0.0.1:1/repo.git", Branch: "main", Token: "s3cret-token"}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := Publish(ctx, r, "", nil, author, "x")
+	_, err := Publish(ctx, r, "", "", nil, author, "x")
 	if err == nil || strings.Contains(err.Error(), r.Token) {
 		t.Fatalf("error %v", err)
 	}
