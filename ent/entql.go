@@ -390,7 +390,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 			gitcommit.FieldMessage:          {Type: field.TypeString, Column: gitcommit.FieldMessage},
 			gitcommit.FieldRef:              {Type: field.TypeString, Column: gitcommit.FieldRef},
 			gitcommit.FieldCreatedByBindery: {Type: field.TypeBool, Column: gitcommit.FieldCreatedByBindery},
-			gitcommit.FieldPages:            {Type: field.TypeJSON, Column: gitcommit.FieldPages},
 		},
 	}
 	graph.Nodes[15] = &sqlgraph.Node{
@@ -4820,11 +4819,6 @@ func (f *GitCommitFilter) WhereRef(p entql.StringP) {
 // WhereCreatedByBindery applies the entql bool predicate on the created_by_bindery field.
 func (f *GitCommitFilter) WhereCreatedByBindery(p entql.BoolP) {
 	f.Where(p.Field(gitcommit.FieldCreatedByBindery))
-}
-
-// WherePages applies the entql json.RawMessage predicate on the pages field.
-func (f *GitCommitFilter) WherePages(p entql.BytesP) {
-	f.Where(p.Field(gitcommit.FieldPages))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

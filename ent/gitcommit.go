@@ -3,7 +3,6 @@
 package ent
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -38,8 +37,6 @@ type GitCommit struct {
 	Ref string `json:"ref,omitempty"`
 	// CreatedByBindery holds the value of the "created_by_bindery" field.
 	CreatedByBindery bool `json:"created_by_bindery,omitempty"`
-	// Pages holds the value of the "pages" field.
-	Pages map[string][]string `json:"pages,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitCommitQuery when eager-loading is set.
 	Edges        GitCommitEdges `json:"edges"`
@@ -84,8 +81,6 @@ func (*GitCommit) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitcommit.FieldPages:
-			values[i] = new([]byte)
 		case gitcommit.FieldCreatedByBindery:
 			values[i] = new(sql.NullBool)
 		case gitcommit.FieldID, gitcommit.FieldOrganizationID, gitcommit.FieldSpaceID, gitcommit.FieldRevisionID, gitcommit.FieldOid, gitcommit.FieldMessage, gitcommit.FieldRef:
@@ -167,14 +162,6 @@ func (_m *GitCommit) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedByBindery = value.Bool
 			}
-		case gitcommit.FieldPages:
-			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field pages", values[i])
-			} else if value != nil && len(*value) > 0 {
-				if err := json.Unmarshal(*value, &_m.Pages); err != nil {
-					return fmt.Errorf("unmarshal field pages: %w", err)
-				}
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -247,9 +234,6 @@ func (_m *GitCommit) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_by_bindery=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CreatedByBindery))
-	builder.WriteString(", ")
-	builder.WriteString("pages=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Pages))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -111,12 +111,6 @@ func (_c *GitCommitCreate) SetNillableCreatedByBindery(v *bool) *GitCommitCreate
 	return _c
 }
 
-// SetPages sets the "pages" field.
-func (_c *GitCommitCreate) SetPages(v map[string][]string) *GitCommitCreate {
-	_c.mutation.SetPages(v)
-	return _c
-}
-
 // SetID sets the "id" field.
 func (_c *GitCommitCreate) SetID(v string) *GitCommitCreate {
 	_c.mutation.SetID(v)
@@ -344,10 +338,6 @@ func (_c *GitCommitCreate) createSpec() (*GitCommit, *sqlgraph.CreateSpec) {
 		_spec.SetField(gitcommit.FieldCreatedByBindery, field.TypeBool, value)
 		_node.CreatedByBindery = value
 	}
-	if value, ok := _c.mutation.Pages(); ok {
-		_spec.SetField(gitcommit.FieldPages, field.TypeJSON, value)
-		_node.Pages = value
-	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -486,9 +476,6 @@ func (u *GitCommitUpsertOne) UpdateNewValues() *GitCommitUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedByBindery(); exists {
 			s.SetIgnore(gitcommit.FieldCreatedByBindery)
-		}
-		if _, exists := u.create.mutation.Pages(); exists {
-			s.SetIgnore(gitcommit.FieldPages)
 		}
 	}))
 	return u
@@ -741,9 +728,6 @@ func (u *GitCommitUpsertBulk) UpdateNewValues() *GitCommitUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedByBindery(); exists {
 				s.SetIgnore(gitcommit.FieldCreatedByBindery)
-			}
-			if _, exists := b.mutation.Pages(); exists {
-				s.SetIgnore(gitcommit.FieldPages)
 			}
 		}
 	}))

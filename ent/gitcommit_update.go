@@ -114,9 +114,6 @@ func (_u *GitCommitUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(gitcommit.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if _u.mutation.PagesCleared() {
-		_spec.ClearField(gitcommit.FieldPages, field.TypeJSON)
-	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -253,9 +250,6 @@ func (_u *GitCommitUpdateOne) sqlSave(ctx context.Context) (_node *GitCommit, er
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(gitcommit.FieldUpdatedAt, field.TypeTime, value)
-	}
-	if _u.mutation.PagesCleared() {
-		_spec.ClearField(gitcommit.FieldPages, field.TypeJSON)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitCommit{config: _u.config}

@@ -14286,7 +14286,6 @@ type GitCommitMutation struct {
 	message             *string
 	ref                 *string
 	created_by_bindery  *bool
-	pages               *map[string][]string
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
@@ -14725,55 +14724,6 @@ func (m *GitCommitMutation) ResetCreatedByBindery() {
 	m.created_by_bindery = nil
 }
 
-// SetPages sets the "pages" field.
-func (m *GitCommitMutation) SetPages(value map[string][]string) {
-	m.pages = &value
-}
-
-// Pages returns the value of the "pages" field in the mutation.
-func (m *GitCommitMutation) Pages() (r map[string][]string, exists bool) {
-	v := m.pages
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldPages returns the old "pages" field's value of the GitCommit entity.
-// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *GitCommitMutation) OldPages(ctx context.Context) (v map[string][]string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldPages is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldPages requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldPages: %w", err)
-	}
-	return oldValue.Pages, nil
-}
-
-// ClearPages clears the value of the "pages" field.
-func (m *GitCommitMutation) ClearPages() {
-	m.pages = nil
-	m.clearedFields[gitcommit.FieldPages] = struct{}{}
-}
-
-// PagesCleared returns if the "pages" field was cleared in this mutation.
-func (m *GitCommitMutation) PagesCleared() bool {
-	_, ok := m.clearedFields[gitcommit.FieldPages]
-	return ok
-}
-
-// ResetPages resets all changes to the "pages" field.
-func (m *GitCommitMutation) ResetPages() {
-	m.pages = nil
-	delete(m.clearedFields, gitcommit.FieldPages)
-}
-
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *GitCommitMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -14862,7 +14812,7 @@ func (m *GitCommitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitCommitMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, gitcommit.FieldCreatedAt)
 	}
@@ -14890,9 +14840,6 @@ func (m *GitCommitMutation) Fields() []string {
 	if m.created_by_bindery != nil {
 		fields = append(fields, gitcommit.FieldCreatedByBindery)
 	}
-	if m.pages != nil {
-		fields = append(fields, gitcommit.FieldPages)
-	}
 	return fields
 }
 
@@ -14919,8 +14866,6 @@ func (m *GitCommitMutation) Field(name string) (ent.Value, bool) {
 		return m.Ref()
 	case gitcommit.FieldCreatedByBindery:
 		return m.CreatedByBindery()
-	case gitcommit.FieldPages:
-		return m.Pages()
 	}
 	return nil, false
 }
@@ -14948,8 +14893,6 @@ func (m *GitCommitMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldRef(ctx)
 	case gitcommit.FieldCreatedByBindery:
 		return m.OldCreatedByBindery(ctx)
-	case gitcommit.FieldPages:
-		return m.OldPages(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitCommit field %s", name)
 }
@@ -15022,13 +14965,6 @@ func (m *GitCommitMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedByBindery(v)
 		return nil
-	case gitcommit.FieldPages:
-		v, ok := value.(map[string][]string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetPages(v)
-		return nil
 	}
 	return fmt.Errorf("unknown GitCommit field %s", name)
 }
@@ -15058,11 +14994,7 @@ func (m *GitCommitMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *GitCommitMutation) ClearedFields() []string {
-	var fields []string
-	if m.FieldCleared(gitcommit.FieldPages) {
-		fields = append(fields, gitcommit.FieldPages)
-	}
-	return fields
+	return nil
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -15075,11 +15007,6 @@ func (m *GitCommitMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *GitCommitMutation) ClearField(name string) error {
-	switch name {
-	case gitcommit.FieldPages:
-		m.ClearPages()
-		return nil
-	}
 	return fmt.Errorf("unknown GitCommit nullable field %s", name)
 }
 
@@ -15113,9 +15040,6 @@ func (m *GitCommitMutation) ResetField(name string) error {
 		return nil
 	case gitcommit.FieldCreatedByBindery:
 		m.ResetCreatedByBindery()
-		return nil
-	case gitcommit.FieldPages:
-		m.ResetPages()
 		return nil
 	}
 	return fmt.Errorf("unknown GitCommit field %s", name)

@@ -33,8 +33,6 @@ const (
 	FieldRef = "ref"
 	// FieldCreatedByBindery holds the string denoting the created_by_bindery field in the database.
 	FieldCreatedByBindery = "created_by_bindery"
-	// FieldPages holds the string denoting the pages field in the database.
-	FieldPages = "pages"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
@@ -69,7 +67,6 @@ var Columns = []string{
 	FieldMessage,
 	FieldRef,
 	FieldCreatedByBindery,
-	FieldPages,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -590,16 +590,6 @@ func CreatedByBinderyNEQ(v bool) predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldNEQ(FieldCreatedByBindery, v))
 }
 
-// PagesIsNil applies the IsNil predicate on the "pages" field.
-func PagesIsNil() predicate.GitCommit {
-	return predicate.GitCommit(sql.FieldIsNull(FieldPages))
-}
-
-// PagesNotNil applies the NotNil predicate on the "pages" field.
-func PagesNotNil() predicate.GitCommit {
-	return predicate.GitCommit(sql.FieldNotNull(FieldPages))
-}
-
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.GitCommit {
 	return predicate.GitCommit(func(s *sql.Selector) {

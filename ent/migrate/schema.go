@@ -721,7 +721,6 @@ var (
 		{Name: "message", Type: field.TypeString, Size: 4096, Default: ""},
 		{Name: "ref", Type: field.TypeString, Size: 300},
 		{Name: "created_by_bindery", Type: field.TypeBool, Default: false},
-		{Name: "pages", Type: field.TypeJSON, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
 	}
@@ -733,13 +732,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_commits_organizations_organization",
-				Columns:    []*schema.Column{GitCommitsColumns[9]},
+				Columns:    []*schema.Column{GitCommitsColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_commits_spaces_space",
-				Columns:    []*schema.Column{GitCommitsColumns[10]},
+				Columns:    []*schema.Column{GitCommitsColumns[9]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -748,7 +747,7 @@ var (
 			{
 				Name:    "gitcommit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitCommitsColumns[9]},
+				Columns: []*schema.Column{GitCommitsColumns[8]},
 			},
 			{
 				Name:    "gitcommit_revision_id",

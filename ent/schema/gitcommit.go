@@ -12,9 +12,7 @@ import (
 )
 
 // GitCommit is the git commit a revision of a space was exported to or imported from (the
-// reference's Revision.git): its hash, message, branch and whether Bindery made it. Pages whose
-// file in the commit is not Bindery's export of them (an import of Markdown a person wrote) keep
-// their blob and path here; the others' follow from the export.
+// reference's Revision.git): its hash, message, branch and whether Bindery made it.
 type GitCommit struct{ ent.Schema }
 
 // Mixin of GitCommit.
@@ -29,8 +27,6 @@ func (GitCommit) Fields() []ent.Field {
 		field.String("message").Immutable().Default("").MaxLen(4096),
 		field.String("ref").Immutable().NotEmpty().MaxLen(300),
 		field.Bool("created_by_bindery").Immutable().Default(false),
-		// pages is page id → [blob oid, path] for the pages whose file is not their export.
-		field.JSON("pages", map[string][]string{}).Optional().Immutable(),
 	}
 }
 

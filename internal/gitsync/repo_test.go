@@ -10,8 +10,9 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/binderyhq/bindery/internal/testkit/gitrepo"
 )
 
 func bareRepo(t *testing.T) (string, *git.Repository) {
@@ -127,60 +128,9 @@ func TestTokenNeverInErrors(t *testing.T) {
 	}
 }
 
-// hostileCommit writes a commit whose tree holds what a checkout must never write: a path
-// through "..", a symbolic link, a name that is not UTF-8, and a file larger than allowed.
-func hostileCommit(t *testing.T, repo *git.Repository, big int) {
-	t.Helper()
-	blob := func(data string) plumbing.Hash {
-		o := repo.Storer.NewEncodedObject()
-		o.SetType(plumbing.BlobObject)
-		w, _ := o.Writer()
-		_, _ = w.Write([]byte(data))
-		_ = w.Close()
-		h, err := repo.Storer.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	tree := func(entries ...object.TreeEntry) plumbing.Hash {
-		o := repo.Storer.NewEncodedObject()
-		if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		h, err := repo.Storer.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	etc := tree(object.TreeEntry{Name: "passwd", Mode: filemode.Regular, Hash: blob("root:x:0:0")})
-	up := tree(object.TreeEntry{Name: "etc", Mode: filemode.Dir, Hash: etc})
-	root := tree(
-		object.TreeEntry{Name: "..", Mode: filemode.Dir, Hash: up},
-		object.TreeEntry{Name: "README.md", Mode: filemode.Regular, Hash: blob("# Home\n")},
-		object.TreeEntry{Name: "big.png", Mode: filemode.Regular, Hash: blob(strings.Repeat("x", big))},
-		object.TreeEntry{Name: "link.md", Mode: filemode.Symlink, Hash: blob("/etc/passwd")},
-		object.TreeEntry{Name: "\xff\xfe.md", Mode: filemode.Regular, Hash: blob("bad name")},
-	)
-	c := &object.Commit{Author: object.Signature{Name: "Eve", When: author.When}, Committer: object.Signature{Name: "Eve", When: author.When},
-		Message: "hostile", TreeHash: root}
-	o := repo.Storer.NewEncodedObject()
-	if err := c.Encode(o); err != nil {
-		t.Fatal(err)
-	}
-	h, err := repo.Storer.SetEncodedObject(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := repo.Storer.SetReference(plumbing.NewHashReference("refs/heads/main", h)); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestReadSkipsHostileEntries(t *testing.T) {
 	url, bare := bareRepo(t)
-	hostileCommit(t, bare, 2048)
+	gitrepo.Hostile(t, bare, 2048)
 	limits := Limits{MaxFiles: 10, MaxFileBytes: 1024, MaxBytes: 4096}
 	snap, err := Read(context.Background(), Remote{URL: url, Branch: "main"}, limits)
 	if err != nil {
@@ -200,7 +150,7 @@ func TestReadSkipsHostileEntries(t *testing.T) {
 
 func TestReadRefusesTooLargeRepositories(t *testing.T) {
 	url, bare := bareRepo(t)
-	hostileCommit(t, bare, 2048)
+	gitrepo.Hostile(t, bare, 2048)
 	r := Remote{URL: url, Branch: "main"}
 	if _, err := Read(context.Background(), r, Limits{MaxFiles: 10, MaxFileBytes: 4096, MaxBytes: 1024}); err == nil ||
 		!strings.Contains(err.Error(), "more than 1024 bytes together") {

@@ -1,7 +1,6 @@
 package gitsync
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -157,8 +156,9 @@ func system(ctx context.Context) context.Context {
 }
 
 // link links the space to the remote (a new token replaces the former; none keeps it when the
-// repository is the same) and queues its first sync, in direction: the branch's head imported
-// into the space, or the space exported onto the branch.
+// repository is the same) and queues its sync. A link to another branch (or folder) starts over:
+// its first sync goes in direction, the branch's head imported into the space or the space
+// exported onto the branch; a call naming the linked branch again only asks for a sync now.
 func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, message string, direction gitsync.OperationDirection) error {
 	by := viewer.FromContext(ctx).UserID
 	sys := system(ctx)
@@ -177,10 +177,18 @@ func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, mess
 	if by != "" {
 		create.SetLinkedBy(by)
 	}
-	err := create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
-		u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).UpdateUpdatedAt().ClearCommit().
-			ClearRevisionID().ClearChangeRequestID().SetOperationDirection(direction).ClearOperationState().
-			ClearOperationStartedAt().ClearOperationEndedAt().ClearOperationError()
+	same, err := svc.Client.GitSync.Query().Where(gitsync.SpaceID(s.ID), gitsync.URL(r.URL), gitsync.Branch(r.Branch),
+		gitsync.Root(root)).Exist(sys)
+	if err != nil {
+		return err
+	}
+	err = create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
+		u.SetCommitMessage(message).UpdateUpdatedAt()
+		if !same { // another branch: its first sync goes in the call's direction
+			u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).ClearCommit().ClearRevisionID().ClearChangeRequestID().
+				SetOperationDirection(direction).ClearOperationState().ClearOperationStartedAt().ClearOperationEndedAt().
+				ClearOperationError()
+		}
 		if sealed != nil {
 			u.SetSealedToken(sealed)
 		}
@@ -264,6 +272,9 @@ func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error)
 	defer cancel()
 	head, err := Head(runCtx, remote)
 	if err != nil {
+		if err := svc.markRunning(sys, g, svc.nextDirection(g)); err != nil {
+			return time.Time{}, err
+		}
 		return time.Time{}, svc.recordOutcome(sys, j, g, outcome{direction: svc.nextDirection(g), failure: err})
 	}
 	if wantsImport(g, head) {
@@ -355,10 +366,6 @@ type outcome struct {
 	failure   error
 	// waiting is the change request of an import that waits for a person, "" for none.
 	waiting string
-	// gitRevision is the revision the commit goes with as its Revision.git ("" for revision),
-	// and pages the pages whose file is not their export.
-	gitRevision string
-	pages       map[string][]string
 }
 
 // recordOutcome writes how an operation ended, holding the job's lease.
@@ -390,7 +397,7 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 	if err := upd.Exec(ctx); err != nil {
 		return err
 	}
-	return recordCommit(ctx, tx, g, cmp.Or(o.gitRevision, o.revision), o)
+	return recordCommit(ctx, tx, g, o.revision, o)
 }
 
 // recordCommit records the commit a revision went with, unless the revision has one already
@@ -398,7 +405,7 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 func recordCommit(ctx context.Context, tx *ent.Tx, g *ent.GitSync, revisionID string, o outcome) error {
 	err := tx.GitCommit.Create().SetSpaceID(g.SpaceID).SetOrganizationID(g.OrganizationID).SetRevisionID(revisionID).
 		SetOid(o.commit).SetMessage(clip(o.message, 4000)).SetRef("refs/heads/" + g.Branch).
-		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).SetPages(o.pages).
+		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).
 		OnConflictColumns(gitcommit.FieldRevisionID).DoNothing().Exec(ctx)
 	if err != nil && !txn.SkippedUpsert(err) {
 		return err

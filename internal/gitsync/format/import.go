@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -47,7 +48,7 @@ func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error
 	if err != nil {
 		return nil, err
 	}
-	m := newMatch(base, o.Outcome, files)
+	m := newMatch(base, o.Outcome, o.Sources, files)
 	return m.result(), nil
 }
 
@@ -66,7 +67,8 @@ func underRoot(files []importer.Upload, root string) []importer.Upload {
 	return out
 }
 
-// match pairs the entries of a fresh import with the base's by the paths an export gives them.
+// match pairs the entries of a fresh import with the base's: a page or file with the one the
+// base's export puts at the path it came from, a group with the one of its folder.
 type match struct {
 	base   Space
 	fresh  *edit.Outcome
@@ -76,7 +78,7 @@ type match struct {
 	bodies map[string]string
 }
 
-func newMatch(base Space, fresh *edit.Outcome, files []importer.Upload) *match {
+func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload) *match {
 	m := &match{base: base, fresh: fresh, lb: newLayout(base.Tree, ""), data: make(map[string][]byte, len(files)),
 		ids: map[string]string{}, bodies: map[string]string{}}
 	for _, f := range files {
@@ -92,17 +94,19 @@ func newMatch(base Space, fresh *edit.Outcome, files []importer.Upload) *match {
 	for id, p := range m.lb.Files {
 		at["file:"+p] = id
 	}
-	lf := newLayout(fresh.Tree, "")
-	for id, p := range lf.Pages {
-		m.pair(id, at["page:"+p])
-	}
-	for id, p := range lf.groups {
-		m.pair(id, at["group:"+p])
-	}
-	for id, p := range lf.Files {
-		if b := at["file:"+p]; b != "" {
-			m.ids[id] = b
+	for id, src := range sources {
+		p := strings.TrimPrefix(src.Path, "/")
+		switch {
+		case fresh.Tree.Page(id) != nil && src.Scheme == "file":
+			m.pair(id, at["page:"+p])
+		case fresh.Tree.File(id) != nil:
+			if b := at["file:"+p]; b != "" && base.Tree.File(b) != nil {
+				m.ids[id] = b
+			}
 		}
+	}
+	for id, p := range newLayout(fresh.Tree, "").groups { // a group has no file: by its folder
+		m.pair(id, at["group:"+p])
 	}
 	return m
 }

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -97,4 +98,23 @@ func fileOf(ups []importer.Upload, p string) []byte {
 		}
 	}
 	return nil
+}
+
+// TestImportFirstPageWithChildren imports the export of a space whose first page has pages
+// under it: the README's children are in the folder of its slug.
+func TestImportFirstPageWithChildren(t *testing.T) {
+	s := newSpace().
+		page(tree.Page{ID: "guides", Title: "Guides", Slug: "guides"}, "Every guide.\n").
+		page(tree.Page{ID: "start", Parent: "guides", Title: "Getting started", Slug: "getting-started"}, "Install.\n").
+		page(tree.Page{ID: "cafe", Parent: "guides", Title: "Café", Slug: "café"}, "Crème.\n").
+		page(tree.Page{ID: "api", Title: "API", Slug: "api"}, "Endpoints.\n")
+	got, err := Import(s.content(), exported(s, ""), testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Changed) != 0 {
+		var b strings.Builder
+		got.Tree.Walk(func(p *tree.Page, path string) { fmt.Fprintf(&b, "%s %s %s\n", p.ID, path, p.Title) })
+		t.Fatalf("changed %v\n%s", got.Changed, b.String())
+	}
 }
