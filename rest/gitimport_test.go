@@ -109,7 +109,7 @@ func TestGitImportConcurrentEdits(t *testing.T) {
 	pushed := gitrepo.Push(t, f.url, map[string]string{"api.md": strings.Replace(exported["api.md"], "Endpoints.", "Endpoints, in git.", 1)}, "API from git")
 	f.e.RunDueJobs()
 	if got := f.markdown(t, "/content/page/"+f.pages["api"]); !strings.Contains(got, "in git") {
-		t.Fatalf("api page %q", got)
+		t.Fatalf("api page %q; %s", got, f.get(t, f.admin, "/git/info").Body)
 	}
 	if got := f.markdown(t, "/content/page/"+f.pages["guides/café"]); !strings.Contains(got, "in Bindery") {
 		t.Fatalf("café page %q", got)

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -69,7 +68,7 @@ func (svc *Service) importStandalone(ctx context.Context, s *ent.Space, r Remote
 		if err != nil {
 			return err
 		}
-		_, rev, err := svc.intoChangeRequest(sys, tx, locked, nil, base, laid, subjectOf(snap), by, false)
+		_, rev, err := svc.intoChangeRequest(sys, tx, locked, nil, base, laid, subjectOf(snap), by)
 		if err != nil {
 			return err
 		}
@@ -114,52 +113,84 @@ func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.Git
 		return failed(err)
 	}
 	forced := !snap.Follows
+	o := outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message}
+	var cr *ent.ChangeRequest
 	err = txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
 		if err := j.Hold(sys, tx); err != nil {
 			return err
 		}
-		o, err := svc.applyImport(sys, tx, g, s.ID, waiting, base, laid, snap, forced)
-		if err != nil {
+		s, err := lockLive(sys, tx, s.ID)
+		switch {
+		case err != nil:
 			return err
+		case waiting == nil && !forced && (*s.RevisionID == base.ID || len(laid.Changed) == 0):
+			rev, err := svc.intoMain(sys, tx, s, base, laid) // base itself when the commits change nothing
+			if err != nil {
+				return err
+			}
+			o.revision = rev.ID
+			return svc.writeOutcome(sys, tx, g, o)
 		}
-		return svc.writeOutcome(sys, tx, g, o)
+		var rev *ent.Revision
+		cr, rev, err = svc.intoChangeRequest(sys, tx, s, waiting, base, laid, subjectOf(snap), linker(g))
+		if err == nil {
+			o.revision = rev.ID
+		}
+		return err
 	})
+	if cr != nil && err == nil { // the change request's content is written: merge it, or mark its conflicts
+		err = txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
+			if err := j.Hold(sys, tx); err != nil {
+				return err
+			}
+			merged, err := svc.settle(sys, tx, s.ID, cr.ID, waiting == nil && !forced)
+			if err != nil {
+				return err
+			}
+			if !merged {
+				o.waiting = cr.ID
+			}
+			return svc.writeOutcome(sys, tx, g, o)
+		})
+	}
 	if e := apperr.As(err); e != nil && e.Kind != apperr.Internal {
 		return failed(err) // the space is locked, nobody to author a change request
 	}
 	return err
 }
 
-// applyImport writes an import in tx, as importHead says, and returns its outcome.
-func (svc *Service) applyImport(ctx context.Context, tx *ent.Tx, g *ent.GitSync, spaceID string, waiting *ent.ChangeRequest,
-	base *ent.Revision, laid *format.Imported, snap *Snapshot, forced bool) (outcome, error) {
-	o := outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message}
+// linker is the user who linked the space, "" for none.
+func linker(g *ent.GitSync) string {
+	if g.LinkedBy == nil {
+		return ""
+	}
+	return *g.LinkedBy
+}
+
+// settle merges the change request an import wrote when merge says so and the three-way merge
+// finds no conflict; otherwise it updates it from the main content, the conflicts marked in its
+// pages. It reports whether it merged.
+func (svc *Service) settle(ctx context.Context, tx *ent.Tx, spaceID, crID string, merge bool) (bool, error) {
 	s, err := lockLive(ctx, tx, spaceID)
 	if err != nil {
-		return o, err
+		return false, err
 	}
-	if waiting == nil && !forced && *s.RevisionID == base.ID {
-		rev, err := svc.intoMain(ctx, tx, s, base, laid)
-		o.revision = rev.ID
-		return o, err
-	}
-	if waiting == nil && !forced && len(laid.Changed) == 0 {
-		o.revision = base.ID // the commits change nothing the last sync left: the space's changes export
-		return o, nil
-	}
-	by := ""
-	if g.LinkedBy != nil {
-		by = *g.LinkedBy
-	}
-	cr, rev, err := svc.intoChangeRequest(ctx, tx, s, waiting, base, laid, subjectOf(snap), by, waiting == nil && !forced)
+	cr, err := tx.ChangeRequest.Get(ctx, crID)
 	if err != nil {
-		return o, err
+		return false, err
 	}
-	o.revision = rev.ID
-	if cr.Status != changerequest.StatusMerged {
-		o.waiting = cr.ID
+	rv := svc.Revisions()
+	if merge {
+		_, err := rv.MergeLocked(ctx, tx, s, cr)
+		if err == nil {
+			return true, nil
+		}
+		if e := apperr.As(err); e == nil || e.Kind != apperr.Conflict {
+			return false, err
+		}
 	}
-	return o, nil
+	_, err = rv.UpdateLocked(ctx, tx, s, cr)
+	return false, err
 }
 
 // lockLive locks the space's row in tx and refuses a locked space.
@@ -186,11 +217,11 @@ func (svc *Service) intoMain(ctx context.Context, tx *ent.Tx, s *ent.Space, base
 }
 
 // intoChangeRequest writes laid, content laid over revision base, as the content of the change
-// request cr, or of a new one by the user by on base when cr is nil. With merge, it is merged at
-// once when the three-way merge finds no conflict; otherwise it is updated from the main content,
-// the conflicts marked in its pages. Returns the change request and the revision laid wrote.
+// request cr, or of a new one by the user by on base when cr is nil (settle then merges it or
+// marks its conflicts, in a transaction that reads what this one wrote). Returns the change
+// request and the revision laid wrote.
 func (svc *Service) intoChangeRequest(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, base *ent.Revision,
-	laid *format.Imported, subject, by string, merge bool) (*ent.ChangeRequest, *ent.Revision, error) {
+	laid *format.Imported, subject, by string) (*ent.ChangeRequest, *ent.Revision, error) {
 	if cr == nil {
 		if by == "" {
 			return nil, nil, apperr.Invalidf("the branch's commits need a change request, and the link names no user to open it: link the space again")
@@ -200,26 +231,11 @@ func (svc *Service) intoChangeRequest(ctx context.Context, tx *ent.Tx, s *ent.Sp
 			return nil, nil, err
 		}
 	}
-	rv := svc.Revisions()
-	rev, err := rv.WriteLaid(ctx, tx, s, &cr.ID, base, revisions.Laid(*laid))
+	rev, err := svc.Revisions().WriteLaid(ctx, tx, s, &cr.ID, base, revisions.Laid(*laid))
 	if err != nil {
 		return nil, nil, err
 	}
 	cr, err = tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).ClearRevisionMergedAncestorID().Save(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	if merge {
-		_, err := rv.MergeLocked(ctx, tx, s, cr)
-		if err == nil {
-			cr.Status = changerequest.StatusMerged
-			return cr, rev, nil
-		}
-		if e := apperr.As(err); e == nil || e.Kind != apperr.Conflict {
-			return nil, nil, err
-		}
-	}
-	_, err = rv.UpdateLocked(ctx, tx, s, cr)
 	return cr, rev, err
 }
 

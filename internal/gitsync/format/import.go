@@ -32,7 +32,8 @@ type Imported struct {
 // as the importer reads a GitBook repository, and lays them over base (its tree, the bodies of
 // its pages): a page, group or file at the path base's export gives it keeps its id, so links,
 // comments and history follow it, and one whose file is byte for byte base's export stays as it
-// is. Pages and files the repository does not have are removed; reusable contents stay. So the
+// is. Pages and files the repository does not have are removed (and files no page shows that the
+// base did not have, as every import leaves them out); reusable contents stay. So the
 // import of base's own export changes nothing, and a commit that changes one file changes one
 // page.
 func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error) {
@@ -139,11 +140,22 @@ func (m *match) result() *Imported {
 		blobs[b.Hash] = b
 	}
 	out := &Imported{Bodies: m.bodies}
+	kept := map[string]bool{}
 	for _, f := range m.fresh.Tree.Files() {
 		file := m.file(f)
+		kept[file.ID] = true
 		entries = append(entries, tree.Entry{File: file})
 		if b := m.base.Tree.File(file.ID); b == nil || b.Blob != file.Blob {
 			out.Blobs = append(out.Blobs, blobs[file.Blob])
+		}
+	}
+	for _, b := range m.base.Tree.Files() { // files no page shows stay while the repository has them
+		if data, ok := m.data[m.lb.Files[b.ID]]; ok && !kept[b.ID] {
+			file := m.keptFile(b, data)
+			entries = append(entries, tree.Entry{File: file})
+			if file.Blob != b.Blob {
+				out.Blobs = append(out.Blobs, edit.Blob{Hash: file.Blob, Data: data})
+			}
 		}
 	}
 	for _, r := range m.base.Tree.Reusables() {
@@ -203,6 +215,16 @@ func (m *match) file(f *tree.File) *tree.File {
 		c.CreatedAt = b.CreatedAt
 	}
 	return &c
+}
+
+// keptFile is the base's file b that no page shows, with the bytes the repository has at its path.
+func (m *match) keptFile(b *tree.File, data []byte) *tree.File {
+	if hash := tree.Hash(data); hash != b.Blob {
+		c := *b
+		c.Blob, c.Size = hash, int64(len(data))
+		return &c
+	}
+	return b
 }
 
 // keepOrders gives the pages of a parent the base's order keys when they are the base's
