@@ -2,7 +2,10 @@ package gitsync
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/testkit/gitrepo"
@@ -38,5 +41,28 @@ func TestReadSinceFollows(t *testing.T) {
 	gitrepo.ForcePush(t, url, files, "Rewritten")
 	if forced, err := ReadSince(context.Background(), r, DefaultLimits, first); err != nil || forced.Follows {
 		t.Fatalf("a force-push follows: %v", err)
+	}
+}
+
+// TestLocalRepositoryOverTheBoundIsRefused puts a 1 GiB pack (sparse: no disk is used) in a
+// local repository: it is refused before any object is read, saying why.
+func TestLocalRepositoryOverTheBoundIsRefused(t *testing.T) {
+	url, _ := gitrepo.Bare(t)
+	gitrepo.Push(t, url, map[string]string{"README.md": "# Home\n"}, "First")
+	big, err := os.Create(filepath.Join(strings.TrimPrefix(url, "file://"), "objects", "pack", "pack-big.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	big.Close()
+	r := Remote{URL: url, Branch: "main"}
+	for _, err := range []error{func() error { _, err := Head(context.Background(), r); return err }(),
+		func() error { _, err := Read(context.Background(), r, DefaultLimits); return err }(),
+		func() error { _, err := Publish(context.Background(), r, "", "", nil, author, "x"); return err }()} {
+		if err == nil || !strings.Contains(err.Error(), "more than 256 MiB") {
+			t.Fatalf("error %v", err)
+		}
 	}
 }
