@@ -29,6 +29,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitcommit"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -104,6 +105,8 @@ type Client struct {
 	Event *EventClient
 	// FileBlob is the client for interacting with the FileBlob builders.
 	FileBlob *FileBlobClient
+	// GitCommit is the client for interacting with the GitCommit builders.
+	GitCommit *GitCommitClient
 	// GitSync is the client for interacting with the GitSync builders.
 	GitSync *GitSyncClient
 	// InviteLink is the client for interacting with the InviteLink builders.
@@ -205,6 +208,7 @@ func (c *Client) init() {
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.FileBlob = NewFileBlobClient(c.config)
+	c.GitCommit = NewGitCommitClient(c.config)
 	c.GitSync = NewGitSyncClient(c.config)
 	c.InviteLink = NewInviteLinkClient(c.config)
 	c.Job = NewJobClient(c.config)
@@ -349,6 +353,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomFieldValue:      NewCustomFieldValueClient(cfg),
 		Event:                 NewEventClient(cfg),
 		FileBlob:              NewFileBlobClient(cfg),
+		GitCommit:             NewGitCommitClient(cfg),
 		GitSync:               NewGitSyncClient(cfg),
 		InviteLink:            NewInviteLinkClient(cfg),
 		Job:                   NewJobClient(cfg),
@@ -420,6 +425,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomFieldValue:      NewCustomFieldValueClient(cfg),
 		Event:                 NewEventClient(cfg),
 		FileBlob:              NewFileBlobClient(cfg),
+		GitCommit:             NewGitCommitClient(cfg),
 		GitSync:               NewGitSyncClient(cfg),
 		InviteLink:            NewInviteLinkClient(cfg),
 		Job:                   NewJobClient(cfg),
@@ -490,11 +496,11 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.AuditEvent, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
-		c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
-		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
-		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
-		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
-		c.SiteInsightEvent, c.SiteInsightRollup, c.SiteInsightVisitor,
+		c.GitCommit, c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage,
+		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider,
+		c.SAMLRequest, c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session,
+		c.Site, c.SiteInsightEvent, c.SiteInsightRollup, c.SiteInsightVisitor,
 		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
 		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
@@ -510,11 +516,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.AuditEvent, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
-		c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
-		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
-		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
-		c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site,
-		c.SiteInsightEvent, c.SiteInsightRollup, c.SiteInsightVisitor,
+		c.GitCommit, c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage,
+		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider,
+		c.SAMLRequest, c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session,
+		c.Site, c.SiteInsightEvent, c.SiteInsightRollup, c.SiteInsightVisitor,
 		c.SitePublishingAuth, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
 		c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
@@ -554,6 +560,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Event.mutate(ctx, m)
 	case *FileBlobMutation:
 		return c.FileBlob.mutate(ctx, m)
+	case *GitCommitMutation:
+		return c.GitCommit.mutate(ctx, m)
 	case *GitSyncMutation:
 		return c.GitSync.mutate(ctx, m)
 	case *InviteLinkMutation:
@@ -3308,6 +3316,172 @@ func (c *FileBlobClient) mutate(ctx context.Context, m *FileBlobMutation) (Value
 		return (&FileBlobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown FileBlob mutation op: %q", m.Op())
+	}
+}
+
+// GitCommitClient is a client for the GitCommit schema.
+type GitCommitClient struct {
+	config
+}
+
+// NewGitCommitClient returns a client for the GitCommit from the given config.
+func NewGitCommitClient(c config) *GitCommitClient {
+	return &GitCommitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitcommit.Hooks(f(g(h())))`.
+func (c *GitCommitClient) Use(hooks ...Hook) {
+	c.hooks.GitCommit = append(c.hooks.GitCommit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitcommit.Intercept(f(g(h())))`.
+func (c *GitCommitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitCommit = append(c.inters.GitCommit, interceptors...)
+}
+
+// Create returns a builder for creating a GitCommit entity.
+func (c *GitCommitClient) Create() *GitCommitCreate {
+	mutation := newGitCommitMutation(c.config, OpCreate)
+	return &GitCommitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitCommit entities.
+func (c *GitCommitClient) CreateBulk(builders ...*GitCommitCreate) *GitCommitCreateBulk {
+	return &GitCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitCommitClient) MapCreateBulk(slice any, setFunc func(*GitCommitCreate, int)) *GitCommitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitCommitCreateBulk{err: fmt.Errorf("calling to GitCommitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitCommitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitCommitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitCommit.
+func (c *GitCommitClient) Update() *GitCommitUpdate {
+	mutation := newGitCommitMutation(c.config, OpUpdate)
+	return &GitCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitCommitClient) UpdateOne(_m *GitCommit) *GitCommitUpdateOne {
+	mutation := newGitCommitMutation(c.config, OpUpdateOne, withGitCommit(_m))
+	return &GitCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitCommitClient) UpdateOneID(id string) *GitCommitUpdateOne {
+	mutation := newGitCommitMutation(c.config, OpUpdateOne, withGitCommitID(id))
+	return &GitCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitCommit.
+func (c *GitCommitClient) Delete() *GitCommitDelete {
+	mutation := newGitCommitMutation(c.config, OpDelete)
+	return &GitCommitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitCommitClient) DeleteOne(_m *GitCommit) *GitCommitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitCommitClient) DeleteOneID(id string) *GitCommitDeleteOne {
+	builder := c.Delete().Where(gitcommit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitCommitDeleteOne{builder}
+}
+
+// Query returns a query builder for GitCommit.
+func (c *GitCommitClient) Query() *GitCommitQuery {
+	return &GitCommitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitCommit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitCommit entity by its id.
+func (c *GitCommitClient) Get(ctx context.Context, id string) (*GitCommit, error) {
+	return c.Query().Where(gitcommit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitCommitClient) GetX(ctx context.Context, id string) *GitCommit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GitCommit.
+func (c *GitCommitClient) QueryOrganization(_m *GitCommit) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitcommit.Table, gitcommit.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitcommit.OrganizationTable, gitcommit.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a GitCommit.
+func (c *GitCommitClient) QuerySpace(_m *GitCommit) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitcommit.Table, gitcommit.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitcommit.SpaceTable, gitcommit.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GitCommitClient) Hooks() []Hook {
+	hooks := c.hooks.GitCommit
+	return append(hooks[:len(hooks):len(hooks)], gitcommit.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitCommitClient) Interceptors() []Interceptor {
+	return c.inters.GitCommit
+}
+
+func (c *GitCommitClient) mutate(ctx context.Context, m *GitCommitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitCommitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitCommitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitCommitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitCommitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitCommit mutation op: %q", m.Op())
 	}
 }
 
@@ -9768,25 +9942,25 @@ type (
 	hooks struct {
 		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
 		ChangeRequestReviewer, Collection, Comment, CommentReply, ContentObject,
-		CustomField, CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job,
-		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
-		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
-		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SiteInsightEvent,
-		SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth, SiteRedirect,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob,
-		Team, TeamMember, TranslationSettings, User, Webhook,
+		CustomField, CustomFieldValue, Event, FileBlob, GitCommit, GitSync, InviteLink,
+		Job, Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
+		Organization, PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider,
+		SAMLRequest, SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site,
+		SiteInsightEvent, SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth,
+		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
 		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
 		ChangeRequestReviewer, Collection, Comment, CommentReply, ContentObject,
-		CustomField, CustomFieldValue, Event, FileBlob, GitSync, InviteLink, Job,
-		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
-		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
-		SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site, SiteInsightEvent,
-		SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth, SiteRedirect,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob,
-		Team, TeamMember, TranslationSettings, User, Webhook,
+		CustomField, CustomFieldValue, Event, FileBlob, GitCommit, GitSync, InviteLink,
+		Job, Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
+		Organization, PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider,
+		SAMLRequest, SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site,
+		SiteInsightEvent, SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth,
+		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
 		WebhookDelivery []ent.Interceptor
 	}
 )

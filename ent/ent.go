@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitcommit"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -138,6 +139,7 @@ func checkColumn(t, c string) error {
 			customfieldvalue.Table:      customfieldvalue.ValidColumn,
 			event.Table:                 event.ValidColumn,
 			fileblob.Table:              fileblob.ValidColumn,
+			gitcommit.Table:             gitcommit.ValidColumn,
 			gitsync.Table:               gitsync.ValidColumn,
 			invitelink.Table:            invitelink.ValidColumn,
 			job.Table:                   job.ValidColumn,

@@ -55,6 +55,10 @@ type GitSync struct {
 	Commit *string `json:"commit,omitempty"`
 	// RevisionID holds the value of the "revision_id" field.
 	RevisionID *string `json:"revision_id,omitempty"`
+	// LinkedBy holds the value of the "linked_by" field.
+	LinkedBy *string `json:"linked_by,omitempty"`
+	// ChangeRequestID holds the value of the "change_request_id" field.
+	ChangeRequestID *string `json:"change_request_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitSyncQuery when eager-loading is set.
 	Edges        GitSyncEdges `json:"edges"`
@@ -101,7 +105,7 @@ func (*GitSync) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case gitsync.FieldSealedToken:
 			values[i] = new([]byte)
-		case gitsync.FieldID, gitsync.FieldOrganizationID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldBranch, gitsync.FieldRoot, gitsync.FieldAuthorName, gitsync.FieldAuthorEmail, gitsync.FieldCommitMessage, gitsync.FieldOperationDirection, gitsync.FieldOperationState, gitsync.FieldOperationError, gitsync.FieldCommit, gitsync.FieldRevisionID:
+		case gitsync.FieldID, gitsync.FieldOrganizationID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldBranch, gitsync.FieldRoot, gitsync.FieldAuthorName, gitsync.FieldAuthorEmail, gitsync.FieldCommitMessage, gitsync.FieldOperationDirection, gitsync.FieldOperationState, gitsync.FieldOperationError, gitsync.FieldCommit, gitsync.FieldRevisionID, gitsync.FieldLinkedBy, gitsync.FieldChangeRequestID:
 			values[i] = new(sql.NullString)
 		case gitsync.FieldCreatedAt, gitsync.FieldUpdatedAt, gitsync.FieldOperationStartedAt, gitsync.FieldOperationEndedAt:
 			values[i] = new(sql.NullTime)
@@ -241,6 +245,20 @@ func (_m *GitSync) assignValues(columns []string, values []any) error {
 				_m.RevisionID = new(string)
 				*_m.RevisionID = value.String
 			}
+		case gitsync.FieldLinkedBy:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field linked_by", values[i])
+			} else if value.Valid {
+				_m.LinkedBy = new(string)
+				*_m.LinkedBy = value.String
+			}
+		case gitsync.FieldChangeRequestID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field change_request_id", values[i])
+			} else if value.Valid {
+				_m.ChangeRequestID = new(string)
+				*_m.ChangeRequestID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -351,6 +369,16 @@ func (_m *GitSync) String() string {
 	builder.WriteString(", ")
 	if v := _m.RevisionID; v != nil {
 		builder.WriteString("revision_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.LinkedBy; v != nil {
+		builder.WriteString("linked_by=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ChangeRequestID; v != nil {
+		builder.WriteString("change_request_id=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

@@ -237,6 +237,34 @@ func (_c *GitSyncCreate) SetNillableRevisionID(v *string) *GitSyncCreate {
 	return _c
 }
 
+// SetLinkedBy sets the "linked_by" field.
+func (_c *GitSyncCreate) SetLinkedBy(v string) *GitSyncCreate {
+	_c.mutation.SetLinkedBy(v)
+	return _c
+}
+
+// SetNillableLinkedBy sets the "linked_by" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableLinkedBy(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetLinkedBy(*v)
+	}
+	return _c
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_c *GitSyncCreate) SetChangeRequestID(v string) *GitSyncCreate {
+	_c.mutation.SetChangeRequestID(v)
+	return _c
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableChangeRequestID(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetChangeRequestID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitSyncCreate) SetID(v string) *GitSyncCreate {
 	_c.mutation.SetID(v)
@@ -435,6 +463,11 @@ func (_c *GitSyncCreate) check() error {
 			return &ValidationError{Name: "revision_id", err: fmt.Errorf(`ent: validator failed for field "GitSync.revision_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ChangeRequestID(); ok {
+		if err := gitsync.ChangeRequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "change_request_id", err: fmt.Errorf(`ent: validator failed for field "GitSync.change_request_id": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := gitsync.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "GitSync.id": %w`, err)}
@@ -545,6 +578,14 @@ func (_c *GitSyncCreate) createSpec() (*GitSync, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RevisionID(); ok {
 		_spec.SetField(gitsync.FieldRevisionID, field.TypeString, value)
 		_node.RevisionID = &value
+	}
+	if value, ok := _c.mutation.LinkedBy(); ok {
+		_spec.SetField(gitsync.FieldLinkedBy, field.TypeString, value)
+		_node.LinkedBy = &value
+	}
+	if value, ok := _c.mutation.ChangeRequestID(); ok {
+		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
+		_node.ChangeRequestID = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -857,6 +898,42 @@ func (u *GitSyncUpsert) UpdateRevisionID() *GitSyncUpsert {
 // ClearRevisionID clears the value of the "revision_id" field.
 func (u *GitSyncUpsert) ClearRevisionID() *GitSyncUpsert {
 	u.SetNull(gitsync.FieldRevisionID)
+	return u
+}
+
+// SetLinkedBy sets the "linked_by" field.
+func (u *GitSyncUpsert) SetLinkedBy(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldLinkedBy, v)
+	return u
+}
+
+// UpdateLinkedBy sets the "linked_by" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateLinkedBy() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldLinkedBy)
+	return u
+}
+
+// ClearLinkedBy clears the value of the "linked_by" field.
+func (u *GitSyncUpsert) ClearLinkedBy() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldLinkedBy)
+	return u
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (u *GitSyncUpsert) SetChangeRequestID(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldChangeRequestID, v)
+	return u
+}
+
+// UpdateChangeRequestID sets the "change_request_id" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateChangeRequestID() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldChangeRequestID)
+	return u
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (u *GitSyncUpsert) ClearChangeRequestID() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldChangeRequestID)
 	return u
 }
 
@@ -1180,6 +1257,48 @@ func (u *GitSyncUpsertOne) UpdateRevisionID() *GitSyncUpsertOne {
 func (u *GitSyncUpsertOne) ClearRevisionID() *GitSyncUpsertOne {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearRevisionID()
+	})
+}
+
+// SetLinkedBy sets the "linked_by" field.
+func (u *GitSyncUpsertOne) SetLinkedBy(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetLinkedBy(v)
+	})
+}
+
+// UpdateLinkedBy sets the "linked_by" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateLinkedBy() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateLinkedBy()
+	})
+}
+
+// ClearLinkedBy clears the value of the "linked_by" field.
+func (u *GitSyncUpsertOne) ClearLinkedBy() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearLinkedBy()
+	})
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (u *GitSyncUpsertOne) SetChangeRequestID(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetChangeRequestID(v)
+	})
+}
+
+// UpdateChangeRequestID sets the "change_request_id" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateChangeRequestID() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateChangeRequestID()
+	})
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (u *GitSyncUpsertOne) ClearChangeRequestID() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearChangeRequestID()
 	})
 }
 
@@ -1670,6 +1789,48 @@ func (u *GitSyncUpsertBulk) UpdateRevisionID() *GitSyncUpsertBulk {
 func (u *GitSyncUpsertBulk) ClearRevisionID() *GitSyncUpsertBulk {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearRevisionID()
+	})
+}
+
+// SetLinkedBy sets the "linked_by" field.
+func (u *GitSyncUpsertBulk) SetLinkedBy(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetLinkedBy(v)
+	})
+}
+
+// UpdateLinkedBy sets the "linked_by" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateLinkedBy() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateLinkedBy()
+	})
+}
+
+// ClearLinkedBy clears the value of the "linked_by" field.
+func (u *GitSyncUpsertBulk) ClearLinkedBy() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearLinkedBy()
+	})
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (u *GitSyncUpsertBulk) SetChangeRequestID(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetChangeRequestID(v)
+	})
+}
+
+// UpdateChangeRequestID sets the "change_request_id" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateChangeRequestID() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateChangeRequestID()
+	})
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (u *GitSyncUpsertBulk) ClearChangeRequestID() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearChangeRequestID()
 	})
 }
 

@@ -271,6 +271,46 @@ func (_u *GitSyncUpdate) ClearRevisionID() *GitSyncUpdate {
 	return _u
 }
 
+// SetLinkedBy sets the "linked_by" field.
+func (_u *GitSyncUpdate) SetLinkedBy(v string) *GitSyncUpdate {
+	_u.mutation.SetLinkedBy(v)
+	return _u
+}
+
+// SetNillableLinkedBy sets the "linked_by" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableLinkedBy(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetLinkedBy(*v)
+	}
+	return _u
+}
+
+// ClearLinkedBy clears the value of the "linked_by" field.
+func (_u *GitSyncUpdate) ClearLinkedBy() *GitSyncUpdate {
+	_u.mutation.ClearLinkedBy()
+	return _u
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_u *GitSyncUpdate) SetChangeRequestID(v string) *GitSyncUpdate {
+	_u.mutation.SetChangeRequestID(v)
+	return _u
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableChangeRequestID(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetChangeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (_u *GitSyncUpdate) ClearChangeRequestID() *GitSyncUpdate {
+	_u.mutation.ClearChangeRequestID()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdate) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -375,6 +415,11 @@ func (_u *GitSyncUpdate) check() error {
 			return &ValidationError{Name: "revision_id", err: fmt.Errorf(`ent: validator failed for field "GitSync.revision_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ChangeRequestID(); ok {
+		if err := gitsync.ChangeRequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "change_request_id", err: fmt.Errorf(`ent: validator failed for field "GitSync.change_request_id": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "GitSync.organization"`)
 	}
@@ -470,6 +515,18 @@ func (_u *GitSyncUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RevisionIDCleared() {
 		_spec.ClearField(gitsync.FieldRevisionID, field.TypeString)
+	}
+	if value, ok := _u.mutation.LinkedBy(); ok {
+		_spec.SetField(gitsync.FieldLinkedBy, field.TypeString, value)
+	}
+	if _u.mutation.LinkedByCleared() {
+		_spec.ClearField(gitsync.FieldLinkedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.ChangeRequestID(); ok {
+		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -735,6 +792,46 @@ func (_u *GitSyncUpdateOne) ClearRevisionID() *GitSyncUpdateOne {
 	return _u
 }
 
+// SetLinkedBy sets the "linked_by" field.
+func (_u *GitSyncUpdateOne) SetLinkedBy(v string) *GitSyncUpdateOne {
+	_u.mutation.SetLinkedBy(v)
+	return _u
+}
+
+// SetNillableLinkedBy sets the "linked_by" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableLinkedBy(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetLinkedBy(*v)
+	}
+	return _u
+}
+
+// ClearLinkedBy clears the value of the "linked_by" field.
+func (_u *GitSyncUpdateOne) ClearLinkedBy() *GitSyncUpdateOne {
+	_u.mutation.ClearLinkedBy()
+	return _u
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_u *GitSyncUpdateOne) SetChangeRequestID(v string) *GitSyncUpdateOne {
+	_u.mutation.SetChangeRequestID(v)
+	return _u
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableChangeRequestID(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetChangeRequestID(*v)
+	}
+	return _u
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (_u *GitSyncUpdateOne) ClearChangeRequestID() *GitSyncUpdateOne {
+	_u.mutation.ClearChangeRequestID()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdateOne) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -852,6 +949,11 @@ func (_u *GitSyncUpdateOne) check() error {
 			return &ValidationError{Name: "revision_id", err: fmt.Errorf(`ent: validator failed for field "GitSync.revision_id": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ChangeRequestID(); ok {
+		if err := gitsync.ChangeRequestIDValidator(v); err != nil {
+			return &ValidationError{Name: "change_request_id", err: fmt.Errorf(`ent: validator failed for field "GitSync.change_request_id": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "GitSync.organization"`)
 	}
@@ -964,6 +1066,18 @@ func (_u *GitSyncUpdateOne) sqlSave(ctx context.Context) (_node *GitSync, err er
 	}
 	if _u.mutation.RevisionIDCleared() {
 		_spec.ClearField(gitsync.FieldRevisionID, field.TypeString)
+	}
+	if value, ok := _u.mutation.LinkedBy(); ok {
+		_spec.SetField(gitsync.FieldLinkedBy, field.TypeString, value)
+	}
+	if _u.mutation.LinkedByCleared() {
+		_spec.ClearField(gitsync.FieldLinkedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.ChangeRequestID(); ok {
+		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitSync{config: _u.config}

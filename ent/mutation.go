@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitcommit"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -91,6 +92,7 @@ const (
 	TypeCustomFieldValue      = "CustomFieldValue"
 	TypeEvent                 = "Event"
 	TypeFileBlob              = "FileBlob"
+	TypeGitCommit             = "GitCommit"
 	TypeGitSync               = "GitSync"
 	TypeInviteLink            = "InviteLink"
 	TypeJob                   = "Job"
@@ -14273,6 +14275,870 @@ func (m *FileBlobMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FileBlob edge %s", name)
 }
 
+// GitCommitMutation represents an operation that mutates the GitCommit nodes in the graph.
+type GitCommitMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	revision_id         *string
+	oid                 *string
+	message             *string
+	ref                 *string
+	created_by_bindery  *bool
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	space               *string
+	clearedspace        bool
+	done                bool
+	oldValue            func(context.Context) (*GitCommit, error)
+	predicates          []predicate.GitCommit
+}
+
+var _ ent.Mutation = (*GitCommitMutation)(nil)
+
+// gitcommitOption allows management of the mutation configuration using functional options.
+type gitcommitOption func(*GitCommitMutation)
+
+// newGitCommitMutation creates new mutation for the GitCommit entity.
+func newGitCommitMutation(c config, op Op, opts ...gitcommitOption) *GitCommitMutation {
+	m := &GitCommitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitCommit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitCommitID sets the ID field of the mutation.
+func withGitCommitID(id string) gitcommitOption {
+	return func(m *GitCommitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitCommit
+		)
+		m.oldValue = func(ctx context.Context) (*GitCommit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitCommit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitCommit sets the old GitCommit of the mutation.
+func withGitCommit(node *GitCommit) gitcommitOption {
+	return func(m *GitCommitMutation) {
+		m.oldValue = func(context.Context) (*GitCommit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitCommitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitCommitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitCommit entities.
+func (m *GitCommitMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitCommitMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitCommitMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitCommit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GitCommitMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GitCommitMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GitCommitMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GitCommitMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GitCommitMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GitCommitMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GitCommitMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GitCommitMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GitCommitMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitCommitMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitCommitMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitCommitMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *GitCommitMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *GitCommitMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *GitCommitMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetOid sets the "oid" field.
+func (m *GitCommitMutation) SetOid(s string) {
+	m.oid = &s
+}
+
+// Oid returns the value of the "oid" field in the mutation.
+func (m *GitCommitMutation) Oid() (r string, exists bool) {
+	v := m.oid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOid returns the old "oid" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldOid(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOid: %w", err)
+	}
+	return oldValue.Oid, nil
+}
+
+// ResetOid resets all changes to the "oid" field.
+func (m *GitCommitMutation) ResetOid() {
+	m.oid = nil
+}
+
+// SetMessage sets the "message" field.
+func (m *GitCommitMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *GitCommitMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *GitCommitMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *GitCommitMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *GitCommitMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *GitCommitMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetCreatedByBindery sets the "created_by_bindery" field.
+func (m *GitCommitMutation) SetCreatedByBindery(b bool) {
+	m.created_by_bindery = &b
+}
+
+// CreatedByBindery returns the value of the "created_by_bindery" field in the mutation.
+func (m *GitCommitMutation) CreatedByBindery() (r bool, exists bool) {
+	v := m.created_by_bindery
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedByBindery returns the old "created_by_bindery" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldCreatedByBindery(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedByBindery is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedByBindery requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedByBindery: %w", err)
+	}
+	return oldValue.CreatedByBindery, nil
+}
+
+// ResetCreatedByBindery resets all changes to the "created_by_bindery" field.
+func (m *GitCommitMutation) ResetCreatedByBindery() {
+	m.created_by_bindery = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GitCommitMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[gitcommit.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GitCommitMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GitCommitMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GitCommitMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *GitCommitMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[gitcommit.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *GitCommitMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *GitCommitMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *GitCommitMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the GitCommitMutation builder.
+func (m *GitCommitMutation) Where(ps ...predicate.GitCommit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitCommitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitCommitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitCommit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitCommitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitCommitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitCommit).
+func (m *GitCommitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitCommitMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, gitcommit.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, gitcommit.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, gitcommit.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, gitcommit.FieldSpaceID)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, gitcommit.FieldRevisionID)
+	}
+	if m.oid != nil {
+		fields = append(fields, gitcommit.FieldOid)
+	}
+	if m.message != nil {
+		fields = append(fields, gitcommit.FieldMessage)
+	}
+	if m.ref != nil {
+		fields = append(fields, gitcommit.FieldRef)
+	}
+	if m.created_by_bindery != nil {
+		fields = append(fields, gitcommit.FieldCreatedByBindery)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitCommitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitcommit.FieldCreatedAt:
+		return m.CreatedAt()
+	case gitcommit.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case gitcommit.FieldOrganizationID:
+		return m.OrganizationID()
+	case gitcommit.FieldSpaceID:
+		return m.SpaceID()
+	case gitcommit.FieldRevisionID:
+		return m.RevisionID()
+	case gitcommit.FieldOid:
+		return m.Oid()
+	case gitcommit.FieldMessage:
+		return m.Message()
+	case gitcommit.FieldRef:
+		return m.Ref()
+	case gitcommit.FieldCreatedByBindery:
+		return m.CreatedByBindery()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitCommitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitcommit.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gitcommit.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case gitcommit.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case gitcommit.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitcommit.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case gitcommit.FieldOid:
+		return m.OldOid(ctx)
+	case gitcommit.FieldMessage:
+		return m.OldMessage(ctx)
+	case gitcommit.FieldRef:
+		return m.OldRef(ctx)
+	case gitcommit.FieldCreatedByBindery:
+		return m.OldCreatedByBindery(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitCommit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitCommitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitcommit.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gitcommit.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case gitcommit.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case gitcommit.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitcommit.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case gitcommit.FieldOid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOid(v)
+		return nil
+	case gitcommit.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case gitcommit.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case gitcommit.FieldCreatedByBindery:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByBindery(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitCommit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitCommitMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitCommitMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitCommitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GitCommit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitCommitMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitCommitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitCommitMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown GitCommit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitCommitMutation) ResetField(name string) error {
+	switch name {
+	case gitcommit.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gitcommit.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case gitcommit.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case gitcommit.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitcommit.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case gitcommit.FieldOid:
+		m.ResetOid()
+		return nil
+	case gitcommit.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case gitcommit.FieldRef:
+		m.ResetRef()
+		return nil
+	case gitcommit.FieldCreatedByBindery:
+		m.ResetCreatedByBindery()
+		return nil
+	}
+	return fmt.Errorf("unknown GitCommit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitCommitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, gitcommit.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, gitcommit.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitCommitMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case gitcommit.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case gitcommit.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitCommitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitCommitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitCommitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, gitcommit.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, gitcommit.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitCommitMutation) EdgeCleared(name string) bool {
+	switch name {
+	case gitcommit.EdgeOrganization:
+		return m.clearedorganization
+	case gitcommit.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitCommitMutation) ClearEdge(name string) error {
+	switch name {
+	case gitcommit.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case gitcommit.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitCommit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitCommitMutation) ResetEdge(name string) error {
+	switch name {
+	case gitcommit.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case gitcommit.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitCommit edge %s", name)
+}
+
 // GitSyncMutation represents an operation that mutates the GitSync nodes in the graph.
 type GitSyncMutation struct {
 	config
@@ -14295,6 +15161,8 @@ type GitSyncMutation struct {
 	operation_error      *string
 	commit               *string
 	revision_id          *string
+	linked_by            *string
+	change_request_id    *string
 	clearedFields        map[string]struct{}
 	organization         *string
 	clearedorganization  bool
@@ -15161,6 +16029,104 @@ func (m *GitSyncMutation) ResetRevisionID() {
 	delete(m.clearedFields, gitsync.FieldRevisionID)
 }
 
+// SetLinkedBy sets the "linked_by" field.
+func (m *GitSyncMutation) SetLinkedBy(s string) {
+	m.linked_by = &s
+}
+
+// LinkedBy returns the value of the "linked_by" field in the mutation.
+func (m *GitSyncMutation) LinkedBy() (r string, exists bool) {
+	v := m.linked_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkedBy returns the old "linked_by" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldLinkedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkedBy: %w", err)
+	}
+	return oldValue.LinkedBy, nil
+}
+
+// ClearLinkedBy clears the value of the "linked_by" field.
+func (m *GitSyncMutation) ClearLinkedBy() {
+	m.linked_by = nil
+	m.clearedFields[gitsync.FieldLinkedBy] = struct{}{}
+}
+
+// LinkedByCleared returns if the "linked_by" field was cleared in this mutation.
+func (m *GitSyncMutation) LinkedByCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldLinkedBy]
+	return ok
+}
+
+// ResetLinkedBy resets all changes to the "linked_by" field.
+func (m *GitSyncMutation) ResetLinkedBy() {
+	m.linked_by = nil
+	delete(m.clearedFields, gitsync.FieldLinkedBy)
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *GitSyncMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *GitSyncMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *GitSyncMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[gitsync.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *GitSyncMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *GitSyncMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, gitsync.FieldChangeRequestID)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *GitSyncMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -15249,7 +16215,7 @@ func (m *GitSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, gitsync.FieldCreatedAt)
 	}
@@ -15304,6 +16270,12 @@ func (m *GitSyncMutation) Fields() []string {
 	if m.revision_id != nil {
 		fields = append(fields, gitsync.FieldRevisionID)
 	}
+	if m.linked_by != nil {
+		fields = append(fields, gitsync.FieldLinkedBy)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, gitsync.FieldChangeRequestID)
+	}
 	return fields
 }
 
@@ -15348,6 +16320,10 @@ func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.Commit()
 	case gitsync.FieldRevisionID:
 		return m.RevisionID()
+	case gitsync.FieldLinkedBy:
+		return m.LinkedBy()
+	case gitsync.FieldChangeRequestID:
+		return m.ChangeRequestID()
 	}
 	return nil, false
 }
@@ -15393,6 +16369,10 @@ func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldCommit(ctx)
 	case gitsync.FieldRevisionID:
 		return m.OldRevisionID(ctx)
+	case gitsync.FieldLinkedBy:
+		return m.OldLinkedBy(ctx)
+	case gitsync.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -15528,6 +16508,20 @@ func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRevisionID(v)
 		return nil
+	case gitsync.FieldLinkedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkedBy(v)
+		return nil
+	case gitsync.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -15582,6 +16576,12 @@ func (m *GitSyncMutation) ClearedFields() []string {
 	if m.FieldCleared(gitsync.FieldRevisionID) {
 		fields = append(fields, gitsync.FieldRevisionID)
 	}
+	if m.FieldCleared(gitsync.FieldLinkedBy) {
+		fields = append(fields, gitsync.FieldLinkedBy)
+	}
+	if m.FieldCleared(gitsync.FieldChangeRequestID) {
+		fields = append(fields, gitsync.FieldChangeRequestID)
+	}
 	return fields
 }
 
@@ -15619,6 +16619,12 @@ func (m *GitSyncMutation) ClearField(name string) error {
 		return nil
 	case gitsync.FieldRevisionID:
 		m.ClearRevisionID()
+		return nil
+	case gitsync.FieldLinkedBy:
+		m.ClearLinkedBy()
+		return nil
+	case gitsync.FieldChangeRequestID:
+		m.ClearChangeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync nullable field %s", name)
@@ -15681,6 +16687,12 @@ func (m *GitSyncMutation) ResetField(name string) error {
 		return nil
 	case gitsync.FieldRevisionID:
 		m.ResetRevisionID()
+		return nil
+	case gitsync.FieldLinkedBy:
+		m.ResetLinkedBy()
+		return nil
+	case gitsync.FieldChangeRequestID:
+		m.ResetChangeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)

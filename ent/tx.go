@@ -42,6 +42,8 @@ type Tx struct {
 	Event *EventClient
 	// FileBlob is the client for interacting with the FileBlob builders.
 	FileBlob *FileBlobClient
+	// GitCommit is the client for interacting with the GitCommit builders.
+	GitCommit *GitCommitClient
 	// GitSync is the client for interacting with the GitSync builders.
 	GitSync *GitSyncClient
 	// InviteLink is the client for interacting with the InviteLink builders.
@@ -263,6 +265,7 @@ func (tx *Tx) init() {
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.FileBlob = NewFileBlobClient(tx.config)
+	tx.GitCommit = NewGitCommitClient(tx.config)
 	tx.GitSync = NewGitSyncClient(tx.config)
 	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.Job = NewJobClient(tx.config)

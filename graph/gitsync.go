@@ -12,12 +12,16 @@ import (
 // gitSyncService is Git Sync as this resolver's viewer uses it.
 func (r *Resolver) gitSyncService() *gitsync.Service {
 	return &gitsync.Service{Client: r.Client, Now: r.now, Keys: &r.keys, Contents: r.content(), Blobs: r.Blobs,
-		AllowLocal: r.GitAllowLocal, Jobs: r.Jobs, SpaceTarget: r.spaceTarget}
+		AllowLocal: r.GitAllowLocal, Jobs: r.Jobs, SpaceTarget: r.spaceTarget, Revisions: r.revisions, PollInterval: r.GitPoll}
 }
 
-// HandleGitSyncJobs registers the handler of the exports of linked spaces with the runner.
+// HandleGitSyncJobs registers the handlers of the syncs of linked spaces with the runner, and of
+// their poll when the server polls.
 func (r *Resolver) HandleGitSyncJobs(runner *jobs.Runner) {
-	runner.Handle(gitsync.ExportJob, r.gitSyncService().RunExport)
+	runner.Handle(gitsync.SyncJob, r.gitSyncService().RunSync)
+	if r.GitPoll > 0 {
+		runner.Handle(gitsync.PollJob, r.gitSyncService().RunPoll)
+	}
 }
 
 // gitRequest converts the input of exportToGitRepository.
@@ -39,4 +43,10 @@ func gitSyncOperation(g *ent.GitSync) *model.GitSyncOperation {
 	return &model.GitSyncOperation{State: model.GitSyncOperationState(*g.OperationState),
 		Direction: model.GitSyncOperationDirection(*g.OperationDirection), StartedAt: *g.OperationStartedAt,
 		EndedAt: g.OperationEndedAt, Error: g.OperationError}
+}
+
+// RevisionCommit is the git commit a revision the viewer read went with (Revision.git), nil for
+// none.
+func (r *Resolver) RevisionCommit(ctx context.Context, revisionID string) (*ent.GitCommit, error) {
+	return r.gitSyncService().CommitOf(ctx, revisionID)
 }

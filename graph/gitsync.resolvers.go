@@ -34,6 +34,11 @@ func (r *gitSyncResolver) Revision(ctx context.Context, obj *ent.GitSync) (*stri
 	return obj.RevisionID, nil
 }
 
+// ChangeRequest is the resolver for the changeRequest field.
+func (r *gitSyncResolver) ChangeRequest(ctx context.Context, obj *ent.GitSync) (*string, error) {
+	return obj.ChangeRequestID, nil
+}
+
 // Operation is the resolver for the operation field.
 func (r *gitSyncResolver) Operation(ctx context.Context, obj *ent.GitSync) (*model.GitSyncOperation, error) {
 	return gitSyncOperation(obj), nil
@@ -42,6 +47,20 @@ func (r *gitSyncResolver) Operation(ctx context.Context, obj *ent.GitSync) (*mod
 // ExportToGitRepository is the resolver for the exportToGitRepository field.
 func (r *mutationResolver) ExportToGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error) {
 	return true, r.gitSyncService().Export(ctx, spaceID, gitRequest(input))
+}
+
+// ImportGitRepository is the resolver for the importGitRepository field.
+func (r *mutationResolver) ImportGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error) {
+	return true, r.gitSyncService().Import(ctx, spaceID, gitRequest(input))
+}
+
+// Git is the resolver for the git field.
+func (r *revisionResolver) Git(ctx context.Context, obj *ent.Revision) (*model.RevisionGit, error) {
+	c, err := r.RevisionCommit(ctx, obj.ID)
+	if c == nil || err != nil {
+		return nil, err
+	}
+	return &model.RevisionGit{Oid: c.Oid, Message: c.Message, Ref: c.Ref, CreatedByGitBook: c.CreatedByBindery}, nil
 }
 
 // GitSync is the resolver for the gitSync field.

@@ -37,6 +37,8 @@ type Resolver struct {
 	// GitAllowLocal lets Git Sync reach file:// URLs and absolute paths, the server's own disk
 	// (--git-allow-local).
 	GitAllowLocal bool
+	// GitPoll is how often Git Sync looks at every linked branch for pushes; 0 for never.
+	GitPoll time.Duration
 	// Jobs is this process's job runner, woken when a write asks for background work (nil: the
 	// work waits for a runner's next look at the jobs table). OpenAPILimits bound the processing
 	// of OpenAPI documents (server.New fills in the defaults and the gate); OpenAPIRefresh is how often a spec

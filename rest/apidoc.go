@@ -235,6 +235,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/custom-fields", ID: "listSpaceCustomFields", Tag: "custom-fields", Summary: "List the custom field values of a space", Status: 200, Response: typeOf[[]CustomFieldValue]()},
 	{Route: "POST /spaces/{spaceId}/duplicate", ID: "duplicateSpace", Tag: "spaces", Summary: "Duplicate a space and its content", Status: 201, Response: typeOf[Space]()},
 	{Route: "POST /spaces/{spaceId}/git/export", ID: "exportToGitRepository", Tag: "space-git", Summary: "Push space content to a Git repository; not standalone, link the space to it", Status: 204, Request: typeOf[gitRepositoryBody](), Required: []string{"url", "ref", "commitMessage"}},
+	{Route: "POST /spaces/{spaceId}/git/import", ID: "importGitRepository", Tag: "space-git", Summary: "Pull a Git repository's branch into a space; not standalone, link the space to it", Status: 204, Request: typeOf[importGitBody](), Required: []string{"url", "ref"}},
 	{Route: "GET /spaces/{spaceId}/git/info", ID: "getSpaceGitInfo", Tag: "space-git", Summary: "Get the Git Sync link and last operation of a space", Status: 200, Response: typeOf[gitSyncState]()},
 	{Route: "GET /spaces/{spaceId}/links", ID: "listSpaceLinks", Tag: "space-content", Summary: "List the links of every page of a space", Status: 200, Response: typeOf[LinkList](), Query: linkParams},
 	{Route: "POST /spaces/{spaceId}/move", ID: "moveSpace", Tag: "spaces", Summary: "Move space", Status: 200, Request: typeOf[moveBody](), Response: typeOf[Space]()},

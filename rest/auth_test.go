@@ -303,6 +303,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/git/info", "/v1/spaces/" + f.space + "/git/info", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/git/export", "/v1/spaces/" + f.space + "/git/export",
 			map[string]any{"url": "https://evil.example.com/docs.git", "ref": "refs/heads/main", "commitMessage": "Evil"}, true},
+		{"POST", "/v1/spaces/{spaceId}/git/import", "/v1/spaces/" + f.space + "/git/import",
+			map[string]any{"url": "https://evil.example.com/docs.git", "ref": "refs/heads/main"}, true},
 		{"PATCH", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, nil, true},
 		{"POST", "/v1/spaces/{spaceId}/restore", "/v1/spaces/" + f.space + "/restore", nil, true},

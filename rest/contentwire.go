@@ -19,9 +19,9 @@ import (
 // Wire shapes of content reads: the reference client's Revision, RevisionPage (documents and
 // groups) and RevisionFile.
 
-// Revision is the wire shape of a revision. Bindery keeps no git metadata, tags or variables:
-// those lists are empty and git is absent. A merge names the change request it
-// merged.
+// Revision is the wire shape of a revision. Bindery keeps no tags or variables: those lists are
+// empty. git names the commit the revision was exported to or imported from (Git Sync), absent
+// for none. A merge names the change request it merged.
 type Revision struct {
 	Object           string                    `json:"object"`
 	ID               string                    `json:"id"`
@@ -34,6 +34,15 @@ type Revision struct {
 	CreatedAt        time.Time                 `json:"createdAt"`
 	URLs             appURL                    `json:"urls"`
 	MergedFrom       *ChangeRequest            `json:"mergedFrom,omitempty"`
+	Git              *revisionGit              `json:"git,omitempty"`
+}
+
+// revisionGit is the reference's GitSyncCommit.
+type revisionGit struct {
+	Oid              string `json:"oid"`
+	Message          string `json:"message"`
+	CreatedByGitBook bool   `json:"createdByGitBook" doc:"Whether Bindery made the commit (an export)."`
+	Ref              string `json:"ref"`
 }
 
 type appURL struct {
@@ -136,7 +145,13 @@ func (v contentView) revision(ctx context.Context) (Revision, error) {
 		CreatedAt: rev.CreatedAt, URLs: appURL{App: v.app},
 	}
 	if rev.Type == revision.TypeMerge {
-		w.MergedFrom, err = v.mergedFrom(ctx)
+		if w.MergedFrom, err = v.mergedFrom(ctx); err != nil {
+			return w, err
+		}
+	}
+	c, err := v.a.r.RevisionCommit(ctx, rev.ID)
+	if c != nil {
+		w.Git = &revisionGit{Oid: c.Oid, Message: c.Message, CreatedByGitBook: c.CreatedByBindery, Ref: c.Ref}
 	}
 	return w, err
 }

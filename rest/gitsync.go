@@ -30,16 +30,41 @@ type gitRepositoryBody struct {
 }
 
 func (b gitRepositoryBody) input() (model.GitRepositoryInput, error) {
-	switch {
-	case b.URL == nil:
-		return model.GitRepositoryInput{}, missing("url")
-	case b.Ref == nil:
-		return model.GitRepositoryInput{}, missing("ref")
-	case b.CommitMessage == nil:
+	if b.CommitMessage == nil {
 		return model.GitRepositoryInput{}, missing("commitMessage")
 	}
-	return model.GitRepositoryInput{URL: *b.URL, Ref: *b.Ref, RepoProjectDirectory: b.RepoProjectDirectory,
-		CommitMessage: b.CommitMessage, Standalone: b.Standalone}, nil
+	return gitInput(b.URL, b.Ref, b.RepoProjectDirectory, b.CommitMessage, b.Standalone)
+}
+
+// importGitBody is the body of importGitRepository (the reference's ImportGitRepository: the
+// export's without commitMessage, which is not required; repoCacheID, repoTreeURL,
+// repoCommitURL, timestamp, force and gitInfo are accepted and unused).
+type importGitBody struct {
+	URL                  *string `json:"url" doc:"An https URL (file:// and absolute paths only with --git-allow-local); credentials in it are sealed as the link's token and never shown."`
+	Ref                  *string `json:"ref" doc:"The branch, as refs/heads/<name>."`
+	RepoProjectDirectory *string `json:"repoProjectDirectory"`
+	Standalone           *bool   `json:"standalone" doc:"A one-off import, run before the answer, into a new change request; links nothing. Otherwise the space is linked to the branch, its head imported, and every push the poll or a call finds imported on its own."`
+	RepoCacheID          *string `json:"repoCacheID"`
+	RepoTreeURL          *string `json:"repoTreeURL"`
+	RepoCommitURL        *string `json:"repoCommitURL"`
+	Timestamp            *string `json:"timestamp"`
+	Force                *bool   `json:"force"`
+	GitInfo              any     `json:"gitInfo"`
+}
+
+func (b importGitBody) input() (model.GitRepositoryInput, error) {
+	return gitInput(b.URL, b.Ref, b.RepoProjectDirectory, nil, b.Standalone)
+}
+
+// gitInput is the input of an import or export, refused without its url and ref.
+func gitInput(url, ref, dir, message *string, standalone *bool) (model.GitRepositoryInput, error) {
+	switch {
+	case url == nil:
+		return model.GitRepositoryInput{}, missing("url")
+	case ref == nil:
+		return model.GitRepositoryInput{}, missing("ref")
+	}
+	return model.GitRepositoryInput{URL: *url, Ref: *ref, RepoProjectDirectory: dir, CommitMessage: message, Standalone: standalone}, nil
 }
 
 func (a *api) exportToGitRepository(w http.ResponseWriter, r *http.Request) {
@@ -49,6 +74,16 @@ func (a *api) exportToGitRepository(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, err = a.r.Mutation().ExportToGitRepository(r.Context(), chi.URLParam(r, "spaceId"), in)
+	respondEmpty(w, r, http.StatusNoContent, err)
+}
+
+func (a *api) importGitRepository(w http.ResponseWriter, r *http.Request) {
+	in, err := decodeInput[model.GitRepositoryInput, importGitBody](r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	_, err = a.r.Mutation().ImportGitRepository(r.Context(), chi.URLParam(r, "spaceId"), in)
 	respondEmpty(w, r, http.StatusNoContent, err)
 }
 

@@ -275,6 +275,7 @@ func (a *api) routes(r chi.Router) {
 	r.Post("/spaces/{spaceId}/content/computed/document", a.getComputedDocument)
 	r.Post("/spaces/{spaceId}/content/import", a.importContent)
 	r.Post("/spaces/{spaceId}/git/export", a.exportToGitRepository)
+	r.Post("/spaces/{spaceId}/git/import", a.importGitRepository)
 	r.Get("/spaces/{spaceId}/git/info", a.getSpaceGitInfo)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", a.importChangeRequestContent)
 	r.Get("/spaces/{spaceId}/links", a.listSpaceLinks)

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/gitsync"
 	"github.com/binderyhq/bindery/internal/insights"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/ratelimit"
@@ -43,6 +44,8 @@ func serve(ctx context.Context, args []string) error {
 		"comma-separated hosts, addresses or CIDR networks imports may fetch from besides public addresses (env BINDERY_FETCH_ALLOW)")
 	gitAllowLocal := fs.Bool("git-allow-local", envOr("BINDERY_GIT_ALLOW_LOCAL", "") == "1",
 		"Git Sync may reach file:// URLs and absolute paths, the server's own disk (env BINDERY_GIT_ALLOW_LOCAL=1)")
+	gitPoll := fs.String("git-poll", envOr("BINDERY_GIT_POLL", "0"),
+		"how often Git Sync looks at every linked branch for pushes to import, e.g. 5m; 0 for never (env BINDERY_GIT_POLL)")
 	var of opsFlags
 	of.register(fs)
 	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
@@ -94,6 +97,9 @@ func serve(ctx context.Context, args []string) error {
 	}
 	opts.FetchAllow = allow
 	opts.GitAllowLocal = *gitAllowLocal
+	if opts.GitPoll, err = time.ParseDuration(*gitPoll); err != nil || (opts.GitPoll != 0 && opts.GitPoll < time.Second) {
+		return fmt.Errorf("--git-poll: %q is not 0 or a duration of a second or more (e.g. 5m)", *gitPoll)
+	}
 	opts.Limits.Introspection = !*noIntro
 	if *cors != "" {
 		opts.CORSOrigins = strings.Split(*cors, ",")
@@ -118,6 +124,12 @@ func serve(ctx context.Context, args []string) error {
 	// The purge of spaces deleted more than 7 days ago is a job that recurs hourly (internal/sweep).
 	if err := sweep.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err
+	}
+	// Linked git branches are looked at for pushes by a job that recurs at --git-poll (decision 497).
+	if opts.GitPoll > 0 {
+		if err := gitsync.SchedulePoll(ctx, st.Client, time.Now()); err != nil {
+			return err
+		}
 	}
 	// Recorded events are handed to webhooks by a job that looks every second (internal/webhooks).
 	if err := webhooks.EnsureDispatcher(ctx, st.Client, time.Now()); err != nil {

@@ -52,6 +52,10 @@ const (
 	FieldCommit = "commit"
 	// FieldRevisionID holds the string denoting the revision_id field in the database.
 	FieldRevisionID = "revision_id"
+	// FieldLinkedBy holds the string denoting the linked_by field in the database.
+	FieldLinkedBy = "linked_by"
+	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
+	FieldChangeRequestID = "change_request_id"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
@@ -95,6 +99,8 @@ var Columns = []string{
 	FieldOperationError,
 	FieldCommit,
 	FieldRevisionID,
+	FieldLinkedBy,
+	FieldChangeRequestID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -151,6 +157,8 @@ var (
 	CommitValidator func(string) error
 	// RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
 	RevisionIDValidator func(string) error
+	// ChangeRequestIDValidator is a validator for the "change_request_id" field. It is called by the builders before save.
+	ChangeRequestIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -296,6 +304,16 @@ func ByCommit(opts ...sql.OrderTermOption) OrderOption {
 // ByRevisionID orders the results by the revision_id field.
 func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRevisionID, opts...).ToFunc()
+}
+
+// ByLinkedBy orders the results by the linked_by field.
+func ByLinkedBy(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLinkedBy, opts...).ToFunc()
+}
+
+// ByChangeRequestID orders the results by the change_request_id field.
+func ByChangeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChangeRequestID, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

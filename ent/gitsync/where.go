@@ -145,6 +145,16 @@ func RevisionID(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldRevisionID, v))
 }
 
+// LinkedBy applies equality check predicate on the "linked_by" field. It's identical to LinkedByEQ.
+func LinkedBy(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldLinkedBy, v))
+}
+
+// ChangeRequestID applies equality check predicate on the "change_request_id" field. It's identical to ChangeRequestIDEQ.
+func ChangeRequestID(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldCreatedAt, v))
@@ -1178,6 +1188,156 @@ func RevisionIDEqualFold(v string) predicate.GitSync {
 // RevisionIDContainsFold applies the ContainsFold predicate on the "revision_id" field.
 func RevisionIDContainsFold(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldContainsFold(FieldRevisionID, v))
+}
+
+// LinkedByEQ applies the EQ predicate on the "linked_by" field.
+func LinkedByEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldLinkedBy, v))
+}
+
+// LinkedByNEQ applies the NEQ predicate on the "linked_by" field.
+func LinkedByNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldLinkedBy, v))
+}
+
+// LinkedByIn applies the In predicate on the "linked_by" field.
+func LinkedByIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldLinkedBy, vs...))
+}
+
+// LinkedByNotIn applies the NotIn predicate on the "linked_by" field.
+func LinkedByNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldLinkedBy, vs...))
+}
+
+// LinkedByGT applies the GT predicate on the "linked_by" field.
+func LinkedByGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldLinkedBy, v))
+}
+
+// LinkedByGTE applies the GTE predicate on the "linked_by" field.
+func LinkedByGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldLinkedBy, v))
+}
+
+// LinkedByLT applies the LT predicate on the "linked_by" field.
+func LinkedByLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldLinkedBy, v))
+}
+
+// LinkedByLTE applies the LTE predicate on the "linked_by" field.
+func LinkedByLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldLinkedBy, v))
+}
+
+// LinkedByContains applies the Contains predicate on the "linked_by" field.
+func LinkedByContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldLinkedBy, v))
+}
+
+// LinkedByHasPrefix applies the HasPrefix predicate on the "linked_by" field.
+func LinkedByHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldLinkedBy, v))
+}
+
+// LinkedByHasSuffix applies the HasSuffix predicate on the "linked_by" field.
+func LinkedByHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldLinkedBy, v))
+}
+
+// LinkedByIsNil applies the IsNil predicate on the "linked_by" field.
+func LinkedByIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldLinkedBy))
+}
+
+// LinkedByNotNil applies the NotNil predicate on the "linked_by" field.
+func LinkedByNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldLinkedBy))
+}
+
+// LinkedByEqualFold applies the EqualFold predicate on the "linked_by" field.
+func LinkedByEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldLinkedBy, v))
+}
+
+// LinkedByContainsFold applies the ContainsFold predicate on the "linked_by" field.
+func LinkedByContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldLinkedBy, v))
+}
+
+// ChangeRequestIDEQ applies the EQ predicate on the "change_request_id" field.
+func ChangeRequestIDEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDNEQ applies the NEQ predicate on the "change_request_id" field.
+func ChangeRequestIDNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIn applies the In predicate on the "change_request_id" field.
+func ChangeRequestIDIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDNotIn applies the NotIn predicate on the "change_request_id" field.
+func ChangeRequestIDNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDGT applies the GT predicate on the "change_request_id" field.
+func ChangeRequestIDGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDGTE applies the GTE predicate on the "change_request_id" field.
+func ChangeRequestIDGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLT applies the LT predicate on the "change_request_id" field.
+func ChangeRequestIDLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLTE applies the LTE predicate on the "change_request_id" field.
+func ChangeRequestIDLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContains applies the Contains predicate on the "change_request_id" field.
+func ChangeRequestIDContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasPrefix applies the HasPrefix predicate on the "change_request_id" field.
+func ChangeRequestIDHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasSuffix applies the HasSuffix predicate on the "change_request_id" field.
+func ChangeRequestIDHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIsNil applies the IsNil predicate on the "change_request_id" field.
+func ChangeRequestIDIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDNotNil applies the NotNil predicate on the "change_request_id" field.
+func ChangeRequestIDNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDEqualFold applies the EqualFold predicate on the "change_request_id" field.
+func ChangeRequestIDEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContainsFold applies the ContainsFold predicate on the "change_request_id" field.
+func ChangeRequestIDContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldChangeRequestID, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

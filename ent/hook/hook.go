@@ -177,6 +177,18 @@ func (f FileBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileBlobMutation", m)
 }
 
+// The GitCommitFunc type is an adapter to allow the use of ordinary
+// function as GitCommit mutator.
+type GitCommitFunc func(context.Context, *ent.GitCommitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GitCommitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GitCommitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitCommitMutation", m)
+}
+
 // The GitSyncFunc type is an adapter to allow the use of ordinary
 // function as GitSync mutator.
 type GitSyncFunc func(context.Context, *ent.GitSyncMutation) (ent.Value, error)

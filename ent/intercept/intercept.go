@@ -22,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitcommit"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -495,6 +496,33 @@ func (f TraverseFileBlob) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.FileBlobQuery", q)
+}
+
+// The GitCommitFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GitCommitFunc func(context.Context, *ent.GitCommitQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GitCommitFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GitCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GitCommitQuery", q)
+}
+
+// The TraverseGitCommit type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGitCommit func(context.Context, *ent.GitCommitQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGitCommit) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGitCommit) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GitCommitQuery", q)
 }
 
 // The GitSyncFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1554,6 +1582,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.FileBlobQuery:
 		return &query[*ent.FileBlobQuery, predicate.FileBlob, fileblob.OrderOption]{typ: ent.TypeFileBlob, tq: q}, nil
+	case *ent.GitCommitQuery:
+		return &query[*ent.GitCommitQuery, predicate.GitCommit, gitcommit.OrderOption]{typ: ent.TypeGitCommit, tq: q}, nil
 	case *ent.GitSyncQuery:
 		return &query[*ent.GitSyncQuery, predicate.GitSync, gitsync.OrderOption]{typ: ent.TypeGitSync, tq: q}, nil
 	case *ent.InviteLinkQuery:

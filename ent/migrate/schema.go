@@ -711,6 +711,51 @@ var (
 		Columns:    FileBlobsColumns,
 		PrimaryKey: []*schema.Column{FileBlobsColumns[0]},
 	}
+	// GitCommitsColumns holds the columns for the "git_commits" table.
+	GitCommitsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "oid", Type: field.TypeString, Size: 64},
+		{Name: "message", Type: field.TypeString, Size: 4096, Default: ""},
+		{Name: "ref", Type: field.TypeString, Size: 300},
+		{Name: "created_by_bindery", Type: field.TypeBool, Default: false},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// GitCommitsTable holds the schema information for the "git_commits" table.
+	GitCommitsTable = &schema.Table{
+		Name:       "git_commits",
+		Columns:    GitCommitsColumns,
+		PrimaryKey: []*schema.Column{GitCommitsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "git_commits_organizations_organization",
+				Columns:    []*schema.Column{GitCommitsColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "git_commits_spaces_space",
+				Columns:    []*schema.Column{GitCommitsColumns[9]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitcommit_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GitCommitsColumns[8]},
+			},
+			{
+				Name:    "gitcommit_revision_id",
+				Unique:  true,
+				Columns: []*schema.Column{GitCommitsColumns[3]},
+			},
+		},
+	}
 	// GitSyncsColumns holds the columns for the "git_syncs" table.
 	GitSyncsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -730,6 +775,8 @@ var (
 		{Name: "operation_error", Type: field.TypeString, Nullable: true, Size: 1200},
 		{Name: "commit", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "linked_by", Type: field.TypeString, Nullable: true},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
 	}
@@ -741,13 +788,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_syncs_organizations_organization",
-				Columns:    []*schema.Column{GitSyncsColumns[17]},
+				Columns:    []*schema.Column{GitSyncsColumns[19]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_syncs_spaces_space",
-				Columns:    []*schema.Column{GitSyncsColumns[18]},
+				Columns:    []*schema.Column{GitSyncsColumns[20]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -756,12 +803,12 @@ var (
 			{
 				Name:    "gitsync_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncsColumns[17]},
+				Columns: []*schema.Column{GitSyncsColumns[19]},
 			},
 			{
 				Name:    "gitsync_space_id",
 				Unique:  true,
-				Columns: []*schema.Column{GitSyncsColumns[18]},
+				Columns: []*schema.Column{GitSyncsColumns[20]},
 			},
 		},
 	}
@@ -2407,6 +2454,7 @@ var (
 		CustomFieldValuesTable,
 		EventsTable,
 		FileBlobsTable,
+		GitCommitsTable,
 		GitSyncsTable,
 		InviteLinksTable,
 		JobsTable,
@@ -2488,6 +2536,8 @@ func init() {
 	CustomFieldValuesTable.ForeignKeys[1].RefTable = SpacesTable
 	CustomFieldValuesTable.ForeignKeys[2].RefTable = CustomFieldsTable
 	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GitCommitsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GitCommitsTable.ForeignKeys[1].RefTable = SpacesTable
 	GitSyncsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GitSyncsTable.ForeignKeys[1].RefTable = SpacesTable
 	InviteLinksTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -48,6 +48,9 @@ type Event func(*sql.Selector)
 // FileBlob is the predicate function for fileblob builders.
 type FileBlob func(*sql.Selector)
 
+// GitCommit is the predicate function for gitcommit builders.
+type GitCommit func(*sql.Selector)
+
 // GitSync is the predicate function for gitsync builders.
 type GitSync func(*sql.Selector)
 

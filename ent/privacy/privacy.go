@@ -447,6 +447,30 @@ func (f FileBlobMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FileBlobMutation", m)
 }
 
+// The GitCommitQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GitCommitQueryRuleFunc func(context.Context, *ent.GitCommitQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GitCommitQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitCommitQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GitCommitQuery", q)
+}
+
+// The GitCommitMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GitCommitMutationRuleFunc func(context.Context, *ent.GitCommitMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GitCommitMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GitCommitMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GitCommitMutation", m)
+}
+
 // The GitSyncQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type GitSyncQueryRuleFunc func(context.Context, *ent.GitSyncQuery) error
@@ -1422,6 +1446,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.FileBlobQuery:
 		return q.Filter(), nil
+	case *ent.GitCommitQuery:
+		return q.Filter(), nil
 	case *ent.GitSyncQuery:
 		return q.Filter(), nil
 	case *ent.InviteLinkQuery:
@@ -1532,6 +1558,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.EventMutation:
 		return m.Filter(), nil
 	case *ent.FileBlobMutation:
+		return m.Filter(), nil
+	case *ent.GitCommitMutation:
 		return m.Filter(), nil
 	case *ent.GitSyncMutation:
 		return m.Filter(), nil

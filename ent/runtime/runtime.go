@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
+	"github.com/binderyhq/bindery/ent/gitcommit"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -1117,6 +1118,112 @@ func init() {
 			return nil
 		}
 	}()
+	gitcommitMixin := schema.GitCommit{}.Mixin()
+	gitcommit.Policy = privacy.NewPolicies(gitcommitMixin[0], schema.GitCommit{})
+	gitcommit.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := gitcommit.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	gitcommitMixinFields0 := gitcommitMixin[0].Fields()
+	_ = gitcommitMixinFields0
+	gitcommitMixinFields1 := gitcommitMixin[1].Fields()
+	_ = gitcommitMixinFields1
+	gitcommitMixinFields2 := gitcommitMixin[2].Fields()
+	_ = gitcommitMixinFields2
+	gitcommitFields := schema.GitCommit{}.Fields()
+	_ = gitcommitFields
+	// gitcommitDescCreatedAt is the schema descriptor for created_at field.
+	gitcommitDescCreatedAt := gitcommitMixinFields1[0].Descriptor()
+	// gitcommit.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gitcommit.DefaultCreatedAt = gitcommitDescCreatedAt.Default.(func() time.Time)
+	// gitcommitDescUpdatedAt is the schema descriptor for updated_at field.
+	gitcommitDescUpdatedAt := gitcommitMixinFields1[1].Descriptor()
+	// gitcommit.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	gitcommit.DefaultUpdatedAt = gitcommitDescUpdatedAt.Default.(func() time.Time)
+	// gitcommit.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	gitcommit.UpdateDefaultUpdatedAt = gitcommitDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// gitcommitDescOrganizationID is the schema descriptor for organization_id field.
+	gitcommitDescOrganizationID := gitcommitMixinFields2[0].Descriptor()
+	// gitcommit.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	gitcommit.OrganizationIDValidator = gitcommitDescOrganizationID.Validators[0].(func(string) error)
+	// gitcommitDescSpaceID is the schema descriptor for space_id field.
+	gitcommitDescSpaceID := gitcommitFields[0].Descriptor()
+	// gitcommit.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	gitcommit.SpaceIDValidator = gitcommitDescSpaceID.Validators[0].(func(string) error)
+	// gitcommitDescRevisionID is the schema descriptor for revision_id field.
+	gitcommitDescRevisionID := gitcommitFields[1].Descriptor()
+	// gitcommit.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
+	gitcommit.RevisionIDValidator = gitcommitDescRevisionID.Validators[0].(func(string) error)
+	// gitcommitDescOid is the schema descriptor for oid field.
+	gitcommitDescOid := gitcommitFields[2].Descriptor()
+	// gitcommit.OidValidator is a validator for the "oid" field. It is called by the builders before save.
+	gitcommit.OidValidator = func() func(string) error {
+		validators := gitcommitDescOid.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(oid string) error {
+			for _, fn := range fns {
+				if err := fn(oid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitcommitDescMessage is the schema descriptor for message field.
+	gitcommitDescMessage := gitcommitFields[3].Descriptor()
+	// gitcommit.DefaultMessage holds the default value on creation for the message field.
+	gitcommit.DefaultMessage = gitcommitDescMessage.Default.(string)
+	// gitcommit.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	gitcommit.MessageValidator = gitcommitDescMessage.Validators[0].(func(string) error)
+	// gitcommitDescRef is the schema descriptor for ref field.
+	gitcommitDescRef := gitcommitFields[4].Descriptor()
+	// gitcommit.RefValidator is a validator for the "ref" field. It is called by the builders before save.
+	gitcommit.RefValidator = func() func(string) error {
+		validators := gitcommitDescRef.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(ref string) error {
+			for _, fn := range fns {
+				if err := fn(ref); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitcommitDescCreatedByBindery is the schema descriptor for created_by_bindery field.
+	gitcommitDescCreatedByBindery := gitcommitFields[5].Descriptor()
+	// gitcommit.DefaultCreatedByBindery holds the default value on creation for the created_by_bindery field.
+	gitcommit.DefaultCreatedByBindery = gitcommitDescCreatedByBindery.Default.(bool)
+	// gitcommitDescID is the schema descriptor for id field.
+	gitcommitDescID := gitcommitMixinFields0[0].Descriptor()
+	// gitcommit.DefaultID holds the default value on creation for the id field.
+	gitcommit.DefaultID = gitcommitDescID.Default.(func() string)
+	// gitcommit.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitcommit.IDValidator = func() func(string) error {
+		validators := gitcommitDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	gitsyncMixin := schema.GitSync{}.Mixin()
 	gitsync.Policy = privacy.NewPolicies(gitsyncMixin[0], schema.GitSync{})
 	gitsync.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1225,6 +1332,10 @@ func init() {
 	gitsyncDescRevisionID := gitsyncFields[14].Descriptor()
 	// gitsync.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
 	gitsync.RevisionIDValidator = gitsyncDescRevisionID.Validators[0].(func(string) error)
+	// gitsyncDescChangeRequestID is the schema descriptor for change_request_id field.
+	gitsyncDescChangeRequestID := gitsyncFields[16].Descriptor()
+	// gitsync.ChangeRequestIDValidator is a validator for the "change_request_id" field. It is called by the builders before save.
+	gitsync.ChangeRequestIDValidator = gitsyncDescChangeRequestID.Validators[0].(func(string) error)
 	// gitsyncDescID is the schema descriptor for id field.
 	gitsyncDescID := gitsyncMixinFields0[0].Descriptor()
 	// gitsync.DefaultID holds the default value on creation for the id field.

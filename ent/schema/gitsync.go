@@ -43,6 +43,13 @@ func (GitSync) Fields() []ent.Field {
 		// it mirrors.
 		field.String("commit").Optional().Nillable().MaxLen(64),
 		field.String("revision_id").Optional().Nillable().MaxLen(64),
+		// linked_by is the user who linked the space: the author of the change requests its
+		// imports open.
+		field.String("linked_by").Optional().Nillable(),
+		// change_request_id is the change request an import opened that waits for a person (its
+		// merge had conflicts, or the branch was force-pushed): exports wait until it is merged
+		// or archived.
+		field.String("change_request_id").Optional().Nillable().MaxLen(64),
 	}
 }
 

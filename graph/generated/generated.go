@@ -509,6 +509,7 @@ type ComplexityRoot struct {
 	}
 
 	GitSync struct {
+		ChangeRequest        func(childComplexity int) int
 		Commit               func(childComplexity int) int
 		HasToken             func(childComplexity int) int
 		Operation            func(childComplexity int) int
@@ -717,6 +718,7 @@ type ComplexityRoot struct {
 		GrantSpaceAccess               func(childComplexity int, spaceID string, input model.GrantAccessInput) int
 		ImportChangeRequestContent     func(childComplexity int, spaceID string, changeRequest string, input model.ContentImportInput) int
 		ImportContent                  func(childComplexity int, spaceID string, input model.ContentImportInput) int
+		ImportGitRepository            func(childComplexity int, spaceID string, input model.GitRepositoryInput) int
 		JoinOrganization               func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest             func(childComplexity int, spaceID string, changeRequest string) int
 		MoveCollection                 func(childComplexity int, id string, input model.MoveCollectionInput) int
@@ -1042,6 +1044,7 @@ type ComplexityRoot struct {
 		File             func(childComplexity int, id string) int
 		FileBacklinks    func(childComplexity int, file string, first *int, after *string) int
 		Files            func(childComplexity int, first *int, after *string) int
+		Git              func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Links            func(childComplexity int, status *links.Status, first *int, after *string) int
 		Page             func(childComplexity int, id string) int
@@ -1089,6 +1092,13 @@ type ComplexityRoot struct {
 	RevisionFileEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	RevisionGit struct {
+		CreatedByGitBook func(childComplexity int) int
+		Message          func(childComplexity int) int
+		Oid              func(childComplexity int) int
+		Ref              func(childComplexity int) int
 	}
 
 	RevisionHistoryConnection struct {
@@ -1775,6 +1785,7 @@ type GitSyncResolver interface {
 	HasToken(ctx context.Context, obj *ent.GitSync) (bool, error)
 
 	Revision(ctx context.Context, obj *ent.GitSync) (*string, error)
+	ChangeRequest(ctx context.Context, obj *ent.GitSync) (*string, error)
 	Operation(ctx context.Context, obj *ent.GitSync) (*model.GitSyncOperation, error)
 }
 type InviteLinkResolver interface {
@@ -1819,6 +1830,7 @@ type MutationResolver interface {
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
 	SetSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
 	ExportToGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
+	ImportGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
 	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any, shareKey *string, visitorToken *string) (bool, error)
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
@@ -2011,6 +2023,7 @@ type RevisionResolver interface {
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
 	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*model.ReusableContent, error)
 	ReusableContent(ctx context.Context, obj *ent.Revision, id string) (*model.ReusableContent, error)
+	Git(ctx context.Context, obj *ent.Revision) (*model.RevisionGit, error)
 	Changes(ctx context.Context, obj *ent.Revision, from *string, first *int) (*model.RevisionChanges, error)
 	PageDiff(ctx context.Context, obj *ent.Revision, pageID string, from *string) (string, error)
 	Links(ctx context.Context, obj *ent.Revision, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
@@ -3736,6 +3749,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EmojiReaction.Users(childComplexity), true
 
+	case "GitSync.changeRequest":
+		if e.ComplexityRoot.GitSync.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.ChangeRequest(childComplexity), true
 	case "GitSync.commit":
 		if e.ComplexityRoot.GitSync.Commit == nil {
 			break
@@ -4831,6 +4850,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["input"].(model.ContentImportInput)), true
+	case "Mutation.importGitRepository":
+		if e.ComplexityRoot.Mutation.ImportGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.GitRepositoryInput)), true
 	case "Mutation.joinOrganization":
 		if e.ComplexityRoot.Mutation.JoinOrganization == nil {
 			break
@@ -6883,6 +6913,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -7110,6 +7146,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionFileEdge.Node(childComplexity), true
+
+	case "RevisionGit.createdByGitBook":
+		if e.ComplexityRoot.RevisionGit.CreatedByGitBook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.CreatedByGitBook(childComplexity), true
+	case "RevisionGit.message":
+		if e.ComplexityRoot.RevisionGit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Message(childComplexity), true
+	case "RevisionGit.oid":
+		if e.ComplexityRoot.RevisionGit.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Oid(childComplexity), true
+	case "RevisionGit.ref":
+		if e.ComplexityRoot.RevisionGit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Ref(childComplexity), true
 
 	case "RevisionHistoryConnection.edges":
 		if e.ComplexityRoot.RevisionHistoryConnection.Edges == nil {
@@ -10685,6 +10746,14 @@ extend type Mutation {
   nothing. True once queued (or done).
   """
   exportToGitRepository(spaceId: ID!, input: GitRepositoryInput!): Boolean!
+  """
+  Imports the head of a branch of a git repository into the space. Not standalone, it links the
+  space to the branch (replacing a former link) and queues the import, which every push the poll
+  or a later call finds repeats: into the main content when it is what the last sync left, else
+  as a change request the three-way merge merges or marks conflicted. Standalone, it imports the
+  head at once into a new change request and links nothing. True once queued (or done).
+  """
+  importGitRepository(spaceId: ID!, input: GitRepositoryInput!): Boolean!
 }
 
 input GitRepositoryInput {
@@ -10714,6 +10783,8 @@ type GitSync {
   commit: String
   "The revision of the space the branch mirrors."
   revision: ID
+  "The change request of an import that waits for a person (its merge had conflicts, or the branch was force-pushed); exports wait until it is merged or archived."
+  changeRequest: ID
   "The last operation, null before the first."
   operation: GitSyncOperation
   updatedAt: Time!
@@ -10738,6 +10809,21 @@ enum GitSyncOperationState {
 enum GitSyncOperationDirection {
   export
   import
+}
+
+extend type Revision {
+  "The git commit the revision was exported to or imported from; null for none."
+  git: RevisionGit
+}
+
+"A revision's git commit (the reference's GitSyncCommit)."
+type RevisionGit {
+  oid: String!
+  message: String!
+  "The branch, as refs/heads/<name>."
+  ref: String!
+  "Whether Bindery made the commit (an export)."
+  createdByGitBook: Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../schema/history.graphqls", Input: `# ---------------------------------------------------------------- History
@@ -14041,6 +14127,8 @@ func (ec *executionContext) childFields_GitSync(ctx context.Context, field graph
 		return ec.fieldContext_GitSync_commit(ctx, field)
 	case "revision":
 		return ec.fieldContext_GitSync_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_GitSync_changeRequest(ctx, field)
 	case "operation":
 		return ec.fieldContext_GitSync_operation(ctx, field)
 	case "updatedAt":
@@ -14833,6 +14921,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_reusableContents(ctx, field)
 	case "reusableContent":
 		return ec.fieldContext_Revision_reusableContent(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	case "changes":
 		return ec.fieldContext_Revision_changes(ctx, field)
 	case "pageDiff":
@@ -14917,6 +15007,20 @@ func (ec *executionContext) childFields_RevisionFileEdge(ctx context.Context, fi
 		return ec.fieldContext_RevisionFileEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFileEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionGit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_RevisionGit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_RevisionGit_message(ctx, field)
+	case "ref":
+		return ec.fieldContext_RevisionGit_ref(ctx, field)
+	case "createdByGitBook":
+		return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionGit", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionHistoryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17683,6 +17787,28 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ContentImportInput, error) {
 			return ec.unmarshalNContentImportInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.GitRepositoryInput, error) {
+			return ec.unmarshalNGitRepositoryInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitRepositoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -28070,6 +28196,29 @@ func (ec *executionContext) fieldContext_GitSync_revision(_ context.Context, fie
 	return graphql.NewScalarFieldContext("GitSync", field, true, true, "ID")
 }
 
+func (ec *executionContext) _GitSync_changeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().ChangeRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "ID")
+}
+
 func (ec *executionContext) _GitSync_operation(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31106,6 +31255,50 @@ func (ec *executionContext) fieldContext_Mutation_exportToGitRepository(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_exportToGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportGitRepository(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.GitRepositoryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -40882,6 +41075,38 @@ func (ec *executionContext) fieldContext_Revision_reusableContent(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Git(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionGit) graphql.Marshaler {
+			return ec.marshalORevisionGit2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionGit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionGit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_changes(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41682,6 +41907,98 @@ func (ec *executionContext) fieldContext_RevisionFileEdge_node(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RevisionGit_oid(ctx context.Context, field graphql.CollectedField, obj *model.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Oid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_message(ctx context.Context, field graphql.CollectedField, obj *model.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_ref(ctx context.Context, field graphql.CollectedField, obj *model.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_createdByGitBook(ctx context.Context, field graphql.CollectedField, obj *model.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedByGitBook, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_createdByGitBook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _RevisionHistoryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryConnection) (ret graphql.Marshaler) {
@@ -59540,6 +59857,12 @@ func (ec *executionContext) _GitSync(ctx context.Context, sel ast.SelectionSet, 
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._GitSync_revision(ctx, field, obj)
 				})
+		case "changeRequest":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_changeRequest(ctx, field, obj)
+				})
 		case "operation":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -60779,6 +61102,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "exportToGitRepository":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_exportToGitRepository(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importGitRepository(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -63211,6 +63541,12 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_reusableContent(ctx, field, obj)
 				})
+		case "git":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_git(ctx, field, obj)
+				})
 		case "changes":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -63484,6 +63820,54 @@ func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.Selec
 			}
 		case "node":
 			out.Values[i] = ec._RevisionFileEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionGitImplementors = []string{"RevisionGit"}
+
+func (ec *executionContext) _RevisionGit(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionGit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionGitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionGit")
+		case "oid":
+			out.Values[i] = ec._RevisionGit_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._RevisionGit_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._RevisionGit_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdByGitBook":
+			out.Values[i] = ec._RevisionGit_createdByGitBook(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -71824,6 +72208,13 @@ func (ec *executionContext) marshalORevisionFile2ᚖgithubᚗcomᚋbinderyhqᚋb
 		return graphql.Null
 	}
 	return ec._RevisionFile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORevisionGit2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionGit(ctx context.Context, sel ast.SelectionSet, v *model.RevisionGit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RevisionGit(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalORole2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx context.Context, v any) (*viewer.Role, error) {

@@ -894,6 +894,16 @@ type RevisionFileEdge struct {
 	Node   *RevisionFile `json:"node"`
 }
 
+// A revision's git commit (the reference's GitSyncCommit).
+type RevisionGit struct {
+	Oid     string `json:"oid"`
+	Message string `json:"message"`
+	// The branch, as refs/heads/<name>.
+	Ref string `json:"ref"`
+	// Whether Bindery made the commit (an export).
+	CreatedByGitBook bool `json:"createdByGitBook"`
+}
+
 type RevisionHistoryConnection struct {
 	Edges      []*RevisionHistoryEdge `json:"edges"`
 	PageInfo   *PageInfo              `json:"pageInfo"`

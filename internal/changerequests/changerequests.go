@@ -150,7 +150,10 @@ func (svc *Service) Create(ctx context.Context, spaceID, subject string) (*ent.C
 	}
 	var id string
 	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) (err error) {
-		id, err = insert(ctx, tx, s.ID, subject)
+		cr, err := Open(ctx, tx, s.ID, subject, viewer.FromContext(ctx).UserID, "")
+		if err == nil {
+			id = cr.ID
+		}
 		return err
 	})
 	if err != nil {
@@ -159,33 +162,38 @@ func (svc *Service) Create(ctx context.Context, spaceID, subject string) (*ent.C
 	return svc.Read(ctx, id)
 }
 
-// insert adds, in tx, a change request of the space numbered next, under the space's row lock.
-// Returns its id; FORBIDDEN while the space is locked.
-func insert(ctx context.Context, tx *ent.Tx, spaceID, subject string) (string, error) {
+// Open adds, in tx, a change request of the space numbered next, under the space's row lock, by
+// the user creator, on revision base of the space ("" for its active revision). The caller
+// decided the right to (Create checks the viewer's; a Git Sync import opens one for the user who
+// linked the space). FORBIDDEN while the space is locked.
+func Open(ctx context.Context, tx *ent.Tx, spaceID, subject, creator, base string) (*ent.ChangeRequest, error) {
 	s, err := revisions.LockSpace(ctx, tx, spaceID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if s.EditMode == space.EditModeLocked {
-		return "", apperr.Forbiddenf("the space is locked: no change request can be opened until an admin sets editMode to live")
+		return nil, apperr.Forbiddenf("the space is locked: no change request can be opened until an admin sets editMode to live")
 	}
 	if s.RevisionID == nil {
-		return "", fmt.Errorf("space %s has no active revision", s.ID)
+		return nil, fmt.Errorf("space %s has no active revision", s.ID)
+	}
+	if base == "" {
+		base = *s.RevisionID
 	}
 	number, err := nextNumber(ctx, tx, s.ID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	cr, err := tx.ChangeRequest.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetNumber(number).SetSubject(subject).SetCreatedBy(viewer.FromContext(ctx).UserID).
-		SetRevisionID(*s.RevisionID).SetRevisionInitialID(*s.RevisionID).Save(ctx)
+		SetNumber(number).SetSubject(subject).SetCreatedBy(creator).
+		SetRevisionID(base).SetRevisionInitialID(base).Save(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status); err != nil {
-		return "", err
+		return nil, err
 	}
-	return cr.ID, recordChangeRequest(ctx, tx, events.ChangeRequestCreated, cr, map[string]any{"number": cr.Number})
+	return cr, recordChangeRequest(ctx, tx, events.ChangeRequestCreated, cr, map[string]any{"number": cr.Number})
 }
 
 // recordChangeRequest records an event about a change request in the transaction that changes it.

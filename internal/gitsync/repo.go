@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -41,6 +42,72 @@ type Remote struct {
 
 // ErrRefused is wrapped by the errors of a remote Bindery does not reach.
 var ErrRefused = errors.New("the repository URL is refused")
+
+// ErrMoved is returned by Publish when the branch's head is not the commit it was to follow.
+var ErrMoved = errors.New("the branch moved since the last sync")
+
+// Head is the hash of the remote branch's head, "" when the branch (or the repository's
+// content) does not exist yet. It lists the remote's references only, fetching no object.
+func Head(ctx context.Context, r Remote) (string, error) {
+	if err := checkLocalSize(r.URL); err != nil {
+		return "", err
+	}
+	remote := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: git.DefaultRemoteName, URLs: []string{r.URL}})
+	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: r.auth()})
+	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return "", nil
+	}
+	if err != nil {
+		return "", remoteError("list the branches of", r, err)
+	}
+	for _, ref := range refs {
+		if ref.Name() == r.branch() {
+			return ref.Hash().String(), nil
+		}
+	}
+	return "", nil
+}
+
+// checkLocalSize refuses a local repository (a file:// URL or a path) whose files are more than
+// MaxTransfer bytes together: go-git's local transport reads it in this process, outside the
+// bound the https client puts on an answer, and a clone is held in memory.
+func checkLocalSize(raw string) error {
+	dir, ok := localPath(raw)
+	if !ok {
+		return nil
+	}
+	var total int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if total += info.Size(); total > MaxTransfer {
+			return errTooLarge
+		}
+		return nil
+	})
+	if errors.Is(err, errTooLarge) {
+		return fmt.Errorf("the repository %s is more than %d MiB: Git Sync does not clone it", raw, MaxTransfer>>20)
+	}
+	return nil // a repository that cannot be read fails with go-git's own error
+}
+
+var errTooLarge = errors.New("too large")
+
+// localPath is the directory of a local repository URL; ok is false for a remote one.
+func localPath(raw string) (string, bool) {
+	if strings.HasPrefix(raw, "/") {
+		return raw, true
+	}
+	if u, err := url.Parse(raw); err == nil && u.Scheme == "file" {
+		return u.Path, true
+	}
+	return "", false
+}
 
 // CheckURL refuses a repository URL other than https, and a file:// URL or an absolute path
 // unless allowLocal (they read the server's own disk). A URL holding credentials is refused too:
@@ -118,10 +185,18 @@ type File struct {
 // longer has; files of other kinds (code, CI configuration) stay. A branch or repository that does
 // not exist yet is started. Returns the hash of the branch's head after it, the former head's
 // when nothing changed.
-func Publish(ctx context.Context, r Remote, root string, files []File, author Signature, message string) (string, error) {
+//
+// parent is the head the branch must have ("" for any): when another commit is there (a push
+// since the last sync), nothing is pushed and the error is ErrMoved.
+func Publish(ctx context.Context, r Remote, parent, root string, files []File, author Signature, message string) (string, error) {
 	repo, err := checkout(ctx, r)
 	if err != nil {
 		return "", err
+	}
+	if parent != "" {
+		if head, err := repo.Head(); err != nil || head.Hash().String() != parent {
+			return "", ErrMoved
+		}
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
@@ -160,6 +235,9 @@ func Publish(ctx context.Context, r Remote, root string, files []File, author Si
 // checkout clones the branch's head shallow into memory, or starts an empty repository on the
 // branch when the remote has no such branch (or nothing at all).
 func checkout(ctx context.Context, r Remote) (*git.Repository, error) {
+	if err := checkLocalSize(r.URL); err != nil {
+		return nil, err
+	}
 	repo, err := git.CloneContext(ctx, memory.NewStorage(), memfs.New(), &git.CloneOptions{URL: r.URL, Auth: r.auth(),
 		ReferenceName: r.branch(), SingleBranch: true, Depth: 1, Tags: git.NoTags})
 	if err == nil {

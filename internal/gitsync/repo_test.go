@@ -10,8 +10,9 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/binderyhq/bindery/internal/testkit/gitrepo"
 )
 
 func bareRepo(t *testing.T) (string, *git.Repository) {
@@ -57,7 +58,7 @@ func TestPublishCommitsOnlyWhatChanged(t *testing.T) {
 	r := Remote{URL: url, Branch: "main"}
 	first := []File{{".gitbook.yaml", []byte("root: ./\n")}, {"README.md", []byte("# Home\n")}, {"guide.md", []byte("# Guide\n")},
 		{".gitbook/assets/a.png", []byte("PNG")}, {"ci.yml", []byte("keep me")}}
-	h1, err := Publish(ctx, r, "", first, author, "First")
+	h1, err := Publish(ctx, r, "", "", first, author, "First")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestPublishCommitsOnlyWhatChanged(t *testing.T) {
 	// The guide changes, the asset goes, a page is added; ci.yml is not the export's and stays.
 	second := []File{{".gitbook.yaml", []byte("root: ./\n")}, {"README.md", []byte("# Home\n")}, {"guide.md", []byte("# Guide, edited\n")},
 		{"new.md", []byte("# New\n")}}
-	h2, err := Publish(ctx, r, "", second, author, "Edit the guide")
+	h2, err := Publish(ctx, r, "", "", second, author, "Edit the guide")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestPublishCommitsOnlyWhatChanged(t *testing.T) {
 	if c.Message != "Edit the guide" || c.Author.Name != "Ada" || c.Author.Email != "ada@example.com" {
 		t.Fatalf("commit %+v", c)
 	}
-	if h3, err := Publish(ctx, r, "", second, author, "Nothing"); err != nil || h3 != h2 {
+	if h3, err := Publish(ctx, r, "", "", second, author, "Nothing"); err != nil || h3 != h2 {
 		t.Fatalf("an unchanged export made commit %s (%v), want none after %s", h3, err, h2)
 	}
 	snap, err := Read(ctx, r, DefaultLimits)
@@ -117,7 +118,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 	r := Remote{URL: "https://127.0.0.1:1/repo.git", Branch: "main", Token: "s3cret-token"}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := Publish(ctx, r, "", nil, author, "x")
+	_, err := Publish(ctx, r, "", "", nil, author, "x")
 	if err == nil || strings.Contains(err.Error(), r.Token) {
 		t.Fatalf("error %v", err)
 	}
@@ -127,60 +128,9 @@ func TestTokenNeverInErrors(t *testing.T) {
 	}
 }
 
-// hostileCommit writes a commit whose tree holds what a checkout must never write: a path
-// through "..", a symbolic link, a name that is not UTF-8, and a file larger than allowed.
-func hostileCommit(t *testing.T, repo *git.Repository, big int) {
-	t.Helper()
-	blob := func(data string) plumbing.Hash {
-		o := repo.Storer.NewEncodedObject()
-		o.SetType(plumbing.BlobObject)
-		w, _ := o.Writer()
-		_, _ = w.Write([]byte(data))
-		_ = w.Close()
-		h, err := repo.Storer.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	tree := func(entries ...object.TreeEntry) plumbing.Hash {
-		o := repo.Storer.NewEncodedObject()
-		if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		h, err := repo.Storer.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	etc := tree(object.TreeEntry{Name: "passwd", Mode: filemode.Regular, Hash: blob("root:x:0:0")})
-	up := tree(object.TreeEntry{Name: "etc", Mode: filemode.Dir, Hash: etc})
-	root := tree(
-		object.TreeEntry{Name: "..", Mode: filemode.Dir, Hash: up},
-		object.TreeEntry{Name: "README.md", Mode: filemode.Regular, Hash: blob("# Home\n")},
-		object.TreeEntry{Name: "big.png", Mode: filemode.Regular, Hash: blob(strings.Repeat("x", big))},
-		object.TreeEntry{Name: "link.md", Mode: filemode.Symlink, Hash: blob("/etc/passwd")},
-		object.TreeEntry{Name: "\xff\xfe.md", Mode: filemode.Regular, Hash: blob("bad name")},
-	)
-	c := &object.Commit{Author: object.Signature{Name: "Eve", When: author.When}, Committer: object.Signature{Name: "Eve", When: author.When},
-		Message: "hostile", TreeHash: root}
-	o := repo.Storer.NewEncodedObject()
-	if err := c.Encode(o); err != nil {
-		t.Fatal(err)
-	}
-	h, err := repo.Storer.SetEncodedObject(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := repo.Storer.SetReference(plumbing.NewHashReference("refs/heads/main", h)); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestReadSkipsHostileEntries(t *testing.T) {
 	url, bare := bareRepo(t)
-	hostileCommit(t, bare, 2048)
+	gitrepo.Hostile(t, bare, 2048)
 	limits := Limits{MaxFiles: 10, MaxFileBytes: 1024, MaxBytes: 4096}
 	snap, err := Read(context.Background(), Remote{URL: url, Branch: "main"}, limits)
 	if err != nil {
@@ -200,7 +150,7 @@ func TestReadSkipsHostileEntries(t *testing.T) {
 
 func TestReadRefusesTooLargeRepositories(t *testing.T) {
 	url, bare := bareRepo(t)
-	hostileCommit(t, bare, 2048)
+	gitrepo.Hostile(t, bare, 2048)
 	r := Remote{URL: url, Branch: "main"}
 	if _, err := Read(context.Background(), r, Limits{MaxFiles: 10, MaxFileBytes: 4096, MaxBytes: 1024}); err == nil ||
 		!strings.Contains(err.Error(), "more than 1024 bytes together") {

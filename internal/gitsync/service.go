@@ -11,6 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/gitcommit"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -24,10 +25,12 @@ import (
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
-// ExportJob is the kind of the background job that exports a linked space's main content (its
-// key is the space's id): every move of the main content asks for it, so merges export on their
-// own, one at a time per space whichever server runs it.
-const ExportJob = "gitsync-export"
+// SyncJob is the kind of the background job that syncs a linked space with its branch (its key
+// is the space's id): it imports the branch's head when it moved since the last sync, else
+// exports the main content when that moved. Every move of the main content and every poll ask
+// for it, so merges export and pushes import on their own, one at a time per space whichever
+// server runs it.
+const SyncJob = "gitsync-sync"
 
 // syncTimeout bounds one export.
 const syncTimeout = 2 * time.Minute
@@ -47,6 +50,12 @@ type Service struct {
 	// SpaceTarget finds a live space the viewer may read (NOT_FOUND otherwise) whose role on it
 	// is at least min (FORBIDDEN otherwise, saying what for).
 	SpaceTarget func(ctx context.Context, spaceID string, min viewer.Role, what string) (*ent.Space, error)
+	// Revisions builds the content writes an import makes (a function: they ask this service
+	// for ContentMoved).
+	Revisions func() *revisions.Service
+	// PollInterval is how often every linked branch is looked at for pushes (--git-poll); 0 for
+	// never: imports then come from calls only.
+	PollInterval time.Duration
 }
 
 // Request is an importGitRepository or exportToGitRepository call.
@@ -80,13 +89,13 @@ func (svc *Service) Export(ctx context.Context, spaceID string, req Request) err
 		return err
 	}
 	if req.Standalone {
-		_, err := svc.publish(ctx, s, remote, root, identity{}, req.CommitMessage)
+		_, err := svc.publish(ctx, s, remote, "", root, identity{}, req.CommitMessage)
 		if err != nil {
 			return apperr.Invalidf("%s", err.Error())
 		}
 		return nil
 	}
-	return svc.link(ctx, s, remote, root, req.CommitMessage)
+	return svc.link(ctx, s, remote, root, req.CommitMessage, gitsync.OperationDirectionExport)
 }
 
 // checkRequest checks a request and splits its URL's credentials off into the remote's token.
@@ -147,8 +156,11 @@ func system(ctx context.Context) context.Context {
 }
 
 // link links the space to the remote (a new token replaces the former; none keeps it when the
-// repository is the same) and queues its export.
-func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, message string) error {
+// repository is the same) and queues its sync. A link to another branch (or folder) starts over:
+// its first sync goes in direction, the branch's head imported into the space or the space
+// exported onto the branch; a call naming the linked branch again only asks for a sync now.
+func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, message string, direction gitsync.OperationDirection) error {
+	by := viewer.FromContext(ctx).UserID
 	sys := system(ctx)
 	var sealed []byte
 	if r.Token != "" {
@@ -158,28 +170,44 @@ func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, mess
 		}
 	}
 	create := svc.Client.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message)
+		SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).SetOperationDirection(direction)
 	if sealed != nil {
 		create.SetSealedToken(sealed)
 	}
-	err := create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
-		u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).UpdateUpdatedAt().ClearCommit().ClearRevisionID()
+	if by != "" {
+		create.SetLinkedBy(by)
+	}
+	same, err := svc.Client.GitSync.Query().Where(gitsync.SpaceID(s.ID), gitsync.URL(r.URL), gitsync.Branch(r.Branch),
+		gitsync.Root(root)).Exist(sys)
+	if err != nil {
+		return err
+	}
+	err = create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
+		u.SetCommitMessage(message).UpdateUpdatedAt()
+		if !same { // another branch: its first sync goes in the call's direction
+			u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).ClearCommit().ClearRevisionID().ClearChangeRequestID().
+				SetOperationDirection(direction).ClearOperationState().ClearOperationStartedAt().ClearOperationEndedAt().
+				ClearOperationError()
+		}
 		if sealed != nil {
 			u.SetSealedToken(sealed)
+		}
+		if by != "" {
+			u.SetLinkedBy(by)
 		}
 	}).Exec(sys)
 	if err != nil {
 		return err
 	}
-	return svc.queueExport(sys, svc.Client, s.ID)
+	return svc.queueSync(sys, svc.Client, s.ID)
 }
 
 // tokenLabel binds a sealed token to its space: copied to another row it does not open.
 func tokenLabel(spaceID string) string { return "gitsync-token:" + spaceID }
 
-// queueExport asks for the space's export now, in client's transaction when it is one.
-func (svc *Service) queueExport(ctx context.Context, client *ent.Client, spaceID string) error {
-	if err := jobs.Enqueue(ctx, client, ExportJob, spaceID, svc.Now(ctx)); err != nil {
+// queueSync asks for the space's sync now, in client's transaction when it is one.
+func (svc *Service) queueSync(ctx context.Context, client *ent.Client, spaceID string) error {
+	if err := jobs.Enqueue(ctx, client, SyncJob, spaceID, svc.Now(ctx)); err != nil {
 		return err
 	}
 	if svc.Jobs != nil {
@@ -195,7 +223,7 @@ func (svc *Service) ContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Space) 
 	if err != nil || !linked {
 		return err
 	}
-	return svc.queueExport(system(ctx), tx.Client(), s.ID)
+	return svc.queueSync(system(ctx), tx.Client(), s.ID)
 }
 
 // Info is the space's link and its last operation, nil when it has none.
@@ -214,10 +242,12 @@ func (svc *Service) linkOf(ctx context.Context, spaceID string) (*ent.GitSync, e
 	return svc.Client.GitSync.Query().Where(gitsync.SpaceID(spaceID)).Only(system(ctx))
 }
 
-// RunExport is the handler of ExportJob: it exports the space's main content to its linked
-// branch, unless the branch already mirrors that revision, and records the operation. What the
-// repository answers (unreachable, refused) is recorded as the operation's failure, not retried.
-func (svc *Service) RunExport(ctx context.Context, j *jobs.Job) (time.Time, error) {
+// RunSync is the handler of SyncJob. It looks at the head of the space's branch: when it moved
+// since the last sync (or the link asks for a first import) it imports it (importHead);
+// otherwise, when the main content moved since and no change request of an import waits for a
+// person, it exports the main content onto the head it last synced. What the repository answers
+// (unreachable, refused) is recorded as the operation's failure, not retried.
+func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error) {
 	ctx = viewer.NewContext(ctx, viewer.System())
 	sys := system(ctx)
 	g, err := svc.linkOf(sys, j.Key)
@@ -234,47 +264,153 @@ func (svc *Service) RunExport(ctx context.Context, j *jobs.Job) (time.Time, erro
 	if err != nil {
 		return time.Time{}, err
 	}
-	if g.RevisionID != nil && *g.RevisionID == *s.RevisionID {
-		return time.Time{}, nil
-	}
 	remote, err := svc.remoteOf(sys, g)
 	if err != nil {
 		return time.Time{}, err
 	}
-	started := svc.Now(ctx)
-	if err := svc.Client.GitSync.UpdateOne(g).SetOperationDirection(gitsync.OperationDirectionExport).
-		SetOperationState(gitsync.OperationStateRunning).SetOperationStartedAt(started).ClearOperationEndedAt().
-		ClearOperationError().Exec(sys); err != nil {
-		return time.Time{}, err
-	}
-	who, message := svc.authorOf(sys, s, g)
 	runCtx, cancel := context.WithTimeout(ctx, syncTimeout)
 	defer cancel()
-	commit, err := svc.publish(runCtx, s, remote, g.Root, who, message)
-	return time.Time{}, svc.recordOutcome(sys, j, g, *s.RevisionID, commit, err)
+	head, err := Head(runCtx, remote)
+	if err != nil {
+		if err := svc.markRunning(sys, g, svc.nextDirection(g)); err != nil {
+			return time.Time{}, err
+		}
+		return time.Time{}, svc.recordOutcome(sys, j, g, outcome{direction: svc.nextDirection(g), failure: err})
+	}
+	if wantsImport(g, head) {
+		return time.Time{}, svc.importHead(runCtx, sys, j, g, s, remote)
+	}
+	export, err := svc.wantsExport(sys, g, s)
+	if err != nil || !export {
+		return time.Time{}, err
+	}
+	if err := svc.markRunning(sys, g, gitsync.OperationDirectionExport); err != nil {
+		return time.Time{}, err
+	}
+	parent := ""
+	if g.Commit != nil && head != "" {
+		parent = *g.Commit
+	}
+	who, message := svc.authorOf(sys, s, g)
+	commit, err := svc.publish(runCtx, s, remote, parent, g.Root, who, message)
+	again := time.Time{}
+	if errors.Is(err, ErrMoved) {
+		again = svc.Now(ctx) // the push comes first: it is imported at once
+	}
+	return again, svc.recordOutcome(sys, j, g, outcome{direction: gitsync.OperationDirectionExport,
+		revision: *s.RevisionID, commit: commit, message: message, failure: err})
 }
 
-// recordOutcome writes how an export ended, holding the job's lease.
-func (svc *Service) recordOutcome(ctx context.Context, j *jobs.Job, g *ent.GitSync, revisionID, commit string, failure error) error {
+// nextDirection is the direction of the link's next sync: a first import asked for and not
+// done yet, else an export.
+func (svc *Service) nextDirection(g *ent.GitSync) gitsync.OperationDirection {
+	if g.Commit == nil && g.OperationDirection != nil && *g.OperationDirection == gitsync.OperationDirectionImport {
+		return gitsync.OperationDirectionImport
+	}
+	return gitsync.OperationDirectionExport
+}
+
+// wantsImport reports whether the branch's head is to be imported: it is not the commit of the
+// last sync, or the link asked for a first import. An empty branch has nothing to import.
+func wantsImport(g *ent.GitSync, head string) bool {
+	if head == "" {
+		return false
+	}
+	if g.Commit == nil {
+		return g.OperationDirection != nil && *g.OperationDirection == gitsync.OperationDirectionImport
+	}
+	return head != *g.Commit
+}
+
+// wantsExport reports whether the main content is to be exported: it is not what the branch
+// mirrors, and no change request of an import waits for a person (an export would then undo on
+// the branch what that change request brings).
+func (svc *Service) wantsExport(ctx context.Context, g *ent.GitSync, s *ent.Space) (bool, error) {
+	if g.RevisionID != nil && *g.RevisionID == *s.RevisionID {
+		return false, nil
+	}
+	if g.Commit == nil && svc.nextDirection(g) == gitsync.OperationDirectionImport {
+		return false, nil
+	}
+	waiting, err := svc.waitingChangeRequest(ctx, g)
+	return waiting == nil, err
+}
+
+// waitingChangeRequest is the change request of an import that waits for a person, nil when
+// none does (merged or archived since).
+func (svc *Service) waitingChangeRequest(ctx context.Context, g *ent.GitSync) (*ent.ChangeRequest, error) {
+	if g.ChangeRequestID == nil {
+		return nil, nil
+	}
+	cr, err := svc.Client.ChangeRequest.Query().Where(changerequest.ID(*g.ChangeRequestID),
+		changerequest.StatusIn(changerequest.StatusOpen, changerequest.StatusDraft)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return cr, err
+}
+
+// markRunning records that an operation started.
+func (svc *Service) markRunning(ctx context.Context, g *ent.GitSync, direction gitsync.OperationDirection) error {
+	return svc.Client.GitSync.UpdateOne(g).SetOperationDirection(direction).
+		SetOperationState(gitsync.OperationStateRunning).SetOperationStartedAt(svc.Now(ctx)).ClearOperationEndedAt().
+		ClearOperationError().Exec(ctx)
+}
+
+// outcome is how an operation ended: the revision and commit it left in sync, or its failure.
+type outcome struct {
+	direction gitsync.OperationDirection
+	revision  string // the revision the commit mirrors
+	commit    string
+	message   string
+	failure   error
+	// waiting is the change request of an import that waits for a person, "" for none.
+	waiting string
+}
+
+// recordOutcome writes how an operation ended, holding the job's lease.
+func (svc *Service) recordOutcome(ctx context.Context, j *jobs.Job, g *ent.GitSync, o outcome) error {
 	return txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
 		if err := j.Hold(ctx, tx); err != nil {
 			return err
 		}
-		return outcomeUpdate(tx.GitSync.UpdateOne(g).SetOperationEndedAt(svc.Now(ctx)), revisionID, commit, failure).Exec(ctx)
+		return svc.writeOutcome(ctx, tx, g, o)
 	})
 }
 
-// outcomeUpdate sets the state, error, commit and revision an export's outcome leaves.
-func outcomeUpdate(upd *ent.GitSyncUpdateOne, revisionID, commit string, failure error) *ent.GitSyncUpdateOne {
+// writeOutcome writes how an operation ended in tx: the link's state, and on success the
+// commit of the revision (Revision.git).
+func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync, o outcome) error {
+	upd := tx.GitSync.UpdateOne(g).SetOperationDirection(o.direction).SetOperationEndedAt(svc.Now(ctx))
 	switch {
-	case errors.Is(failure, context.DeadlineExceeded):
-		upd.SetOperationState(gitsync.OperationStateTimeout).SetOperationError("the export took longer than " + syncTimeout.String())
-	case failure != nil:
-		upd.SetOperationState(gitsync.OperationStateFailure).SetOperationError(clip(failure.Error(), 1200))
-	default:
-		upd.SetOperationState(gitsync.OperationStateSuccess).SetCommit(commit).SetRevisionID(revisionID)
+	case errors.Is(o.failure, context.DeadlineExceeded):
+		return upd.SetOperationState(gitsync.OperationStateTimeout).SetOperationError("the " + o.direction.String() + " took longer than " + syncTimeout.String()).Exec(ctx)
+	case o.failure != nil:
+		return upd.SetOperationState(gitsync.OperationStateFailure).SetOperationError(clip(o.failure.Error(), 1200)).Exec(ctx)
 	}
-	return upd
+	upd.SetOperationState(gitsync.OperationStateSuccess).SetCommit(o.commit).SetRevisionID(o.revision).ClearOperationError()
+	if o.waiting != "" {
+		upd.SetChangeRequestID(o.waiting)
+	} else {
+		upd.ClearChangeRequestID()
+	}
+	if err := upd.Exec(ctx); err != nil {
+		return err
+	}
+	return recordCommit(ctx, tx, g, o.revision, o)
+}
+
+// recordCommit records the commit a revision went with, unless the revision has one already
+// (an export of content an import brought).
+func recordCommit(ctx context.Context, tx *ent.Tx, g *ent.GitSync, revisionID string, o outcome) error {
+	err := tx.GitCommit.Create().SetSpaceID(g.SpaceID).SetOrganizationID(g.OrganizationID).SetRevisionID(revisionID).
+		SetOid(o.commit).SetMessage(clip(o.message, 4000)).SetRef("refs/heads/" + g.Branch).
+		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).
+		OnConflictColumns(gitcommit.FieldRevisionID).DoNothing().Exec(ctx)
+	if err != nil && !txn.SkippedUpsert(err) {
+		return err
+	}
+	return nil
 }
 
 func clip(s string, n int) string {
@@ -320,7 +456,7 @@ func (svc *Service) authorOf(ctx context.Context, s *ent.Space, g *ent.GitSync) 
 }
 
 // publish exports the space's main content and commits it onto the remote's branch.
-func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, root string, who identity, message string) (string, error) {
+func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root string, who identity, message string) (string, error) {
 	if s.RevisionID == nil {
 		return "", errors.New("the space has no content yet")
 	}
@@ -338,18 +474,12 @@ func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, root st
 	if message == "" {
 		message = "Update from Bindery"
 	}
-	return Publish(ctx, r, root, files, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+	return Publish(ctx, r, parent, root, files, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
 }
 
 // exportFiles lays the tree out (format.Export) with the bytes of its files.
 func (svc *Service) exportFiles(ctx context.Context, t *tree.Tree, root string) ([]File, error) {
-	var hashes []string
-	t.Walk(func(p *tree.Page, _ string) {
-		if p.Body != "" {
-			hashes = append(hashes, p.Body)
-		}
-	})
-	bodies, err := svc.Contents.Bodies(ctx, hashes)
+	bodies, err := svc.bodiesOf(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -367,6 +497,17 @@ func (svc *Service) exportFiles(ctx context.Context, t *tree.Tree, root string) 
 	return files, nil
 }
 
+// bodiesOf is the Markdown of the tree's pages by body hash.
+func (svc *Service) bodiesOf(ctx context.Context, t *tree.Tree) (map[string]string, error) {
+	var hashes []string
+	t.Walk(func(p *tree.Page, _ string) {
+		if p.Body != "" {
+			hashes = append(hashes, p.Body)
+		}
+	})
+	return svc.Contents.Bodies(ctx, hashes)
+}
+
 func (svc *Service) fileBytes(ctx context.Context, f *tree.File) ([]byte, error) {
 	body, err := svc.Blobs.Open(ctx, f.Blob)
 	if err != nil {
@@ -374,4 +515,54 @@ func (svc *Service) fileBytes(ctx context.Context, f *tree.File) ([]byte, error)
 	}
 	defer body.Close()
 	return io.ReadAll(body)
+}
+
+// PollJob is the kind of the recurring job (key "all") that asks, every PollInterval, for the
+// sync of every linked space, so pushes import without a call or a webhook.
+const PollJob = "gitsync-poll"
+
+// pollBatch is how many links the poll reads at a time.
+const pollBatch = 1000
+
+// RunPoll is the handler of PollJob: it asks for the sync of every linked space (a sync asked for
+// already keeps its time) and runs again after PollInterval.
+func (svc *Service) RunPoll(ctx context.Context, _ *jobs.Job) (time.Time, error) {
+	sys := system(viewer.NewContext(ctx, viewer.System()))
+	now := svc.Now(sys)
+	for after := ""; ; {
+		ids, err := svc.Client.GitSync.Query().Where(gitsync.SpaceIDGT(after)).Order(ent.Asc(gitsync.FieldSpaceID)).
+			Limit(pollBatch).Select(gitsync.FieldSpaceID).Strings(sys)
+		if err != nil {
+			return time.Time{}, err
+		}
+		for _, id := range ids {
+			if err := jobs.Ensure(sys, svc.Client, SyncJob, id, now); err != nil {
+				return time.Time{}, err
+			}
+		}
+		if len(ids) < pollBatch {
+			break
+		}
+		after = ids[len(ids)-1]
+	}
+	if svc.Jobs != nil {
+		svc.Jobs.Wake()
+	}
+	return now.Add(svc.PollInterval), nil
+}
+
+// SchedulePoll makes the poll's job exist, due at now when it is new (a server that polls calls
+// it when it starts).
+func SchedulePoll(ctx context.Context, client *ent.Client, now time.Time) error {
+	return jobs.Ensure(ctx, client, PollJob, "all", now)
+}
+
+// CommitOf is the git commit a revision went with (exported to or imported from), nil for none.
+// The viewer's read of the revision decided the access already; the commit's policy repeats it.
+func (svc *Service) CommitOf(ctx context.Context, revisionID string) (*ent.GitCommit, error) {
+	c, err := svc.Client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return c, err
 }

@@ -28,7 +28,10 @@ var DefaultLimits = Limits{MaxFiles: 1000, MaxFileBytes: 16 << 20, MaxBytes: 64 
 
 // Snapshot is the files of a branch's head.
 type Snapshot struct {
-	Commit  string
+	Commit string
+	// Follows says that the commit ReadSince was given is the head's or one of its last
+	// historyDepth ancestors: the branch moved on from it rather than being force-pushed.
+	Follows bool
 	Author  Signature
 	Message string
 	Files   []File
@@ -40,8 +43,26 @@ type Snapshot struct {
 // valid UTF-8 or leave the repository are skipped, each named in Skipped; more files than
 // MaxFiles, or more than MaxBytes together, refuse the repository with an error saying so.
 func Read(ctx context.Context, r Remote, limits Limits) (*Snapshot, error) {
+	return ReadSince(ctx, r, limits, "")
+}
+
+// historyDepth is how many commits of a branch ReadSince fetches to find the one it follows.
+const historyDepth = 50
+
+// ReadSince reads the head of the remote's branch as Read does and says whether it follows the
+// commit since (Snapshot.Follows): since is the head or one of its historyDepth last ancestors,
+// so a branch force-pushed (or moved on by more commits than that) does not follow it. "" for
+// none: the head alone is fetched.
+func ReadSince(ctx context.Context, r Remote, limits Limits, since string) (*Snapshot, error) {
+	if err := checkLocalSize(r.URL); err != nil {
+		return nil, err
+	}
+	depth := 1
+	if since != "" {
+		depth = historyDepth
+	}
 	repo, err := git.CloneContext(ctx, memory.NewStorage(), nil, &git.CloneOptions{URL: r.URL, Auth: r.auth(),
-		ReferenceName: r.branch(), SingleBranch: true, Depth: 1, NoCheckout: true, Tags: git.NoTags})
+		ReferenceName: r.branch(), SingleBranch: true, Depth: depth, NoCheckout: true, Tags: git.NoTags})
 	if err != nil {
 		return nil, remoteError("clone", r, err)
 	}
@@ -57,9 +78,23 @@ func Read(ctx context.Context, r Remote, limits Limits) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Commit: commit.Hash.String(), Message: commit.Message,
+	s := &Snapshot{Commit: commit.Hash.String(), Message: commit.Message, Follows: since == "" || follows(commit, since),
 		Author: Signature{Name: commit.Author.Name, Email: commit.Author.Email, When: commit.Author.When}}
 	return s, s.readTree(repo.Storer, tree, limits)
+}
+
+// follows reports whether since is head or one of the ancestors fetched with it.
+func follows(head *object.Commit, since string) bool {
+	found := false
+	iter := object.NewCommitPreorderIter(head, nil, nil)
+	_ = iter.ForEach(func(c *object.Commit) error {
+		if c.Hash.String() == since {
+			found = true
+			return storer.ErrStop
+		}
+		return nil
+	})
+	return found
 }
 
 // maxDepth is how deep folders are read; deeper ones are skipped.

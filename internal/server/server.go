@@ -53,10 +53,11 @@ type Options struct {
 	MaxUploadBody  int64 // body limit of content batches, which carry file bytes
 	RequestTimeout time.Duration
 	Clock          func() time.Time
-	CORSOrigins    []string     // browser origins allowed to call the API; "*" for any
-	FetchAllow     fetch.Allow  // hosts and networks imports and OpenAPI sources may be fetched from besides public addresses
-	GitAllowLocal  bool         // Git Sync may reach file:// URLs and absolute paths (the server's own disk)
-	ImportLimits   crawl.Limits // bounds of a website import
+	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
+	FetchAllow     fetch.Allow   // hosts and networks imports and OpenAPI sources may be fetched from besides public addresses
+	GitAllowLocal  bool          // Git Sync may reach file:// URLs and absolute paths (the server's own disk)
+	GitPoll        time.Duration // how often Git Sync looks at linked branches for pushes; 0: never
+	ImportLimits   crawl.Limits  // bounds of a website import
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
 	Jobs           jobs.Options  // the background job runner
@@ -107,7 +108,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
 		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()),
-		GitAllowLocal: o.GitAllowLocal, Insights: o.Insights}
+		GitAllowLocal: o.GitAllowLocal, GitPoll: o.GitPoll, Insights: o.Insights}
 	if o.Insights != nil {
 		runner.Beside(o.Insights.Run)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -178,7 +180,7 @@ func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 }
 
 // rehomeSpaceRows moves the rows of spaces' content (revisions, change requests, comments,
-// reviews, replies, reactions, moved pages) to organization orgID. Their organization_id is immutable for
+// reviews, replies, reactions, moved pages, Git Sync links and commits) to organization orgID. Their organization_id is immutable for
 // every other write and no rule lets a viewer change it: it is set by a modifier, with the
 // policy's decision made, because these rows only follow their space, whose move the space policy
 // decides (admin of both organizations) in the same transaction.
@@ -206,6 +208,12 @@ func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs []s
 		},
 		func() error {
 			return tx.MovedPage.Update().Where(movedpage.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.GitSync.Update().Where(gitsync.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.GitCommit.Update().Where(gitcommit.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
 		},
 	}
 	for _, step := range steps {

@@ -20,6 +20,8 @@ const maxTitle = 256
 type Outcome struct {
 	*edit.Outcome
 	Pages, Files int // how many pages and files were imported
+	// Sources is where each imported page and file came from: the id it got → its Location.
+	Sources map[string]*url.URL
 }
 
 // Build adds the site to base as content batches (edit.Apply, at most edit.MaxChanges changes
@@ -44,7 +46,15 @@ func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
 	if err := a.writeBodies(p, pageIDs, fileIDs); err != nil {
 		return nil, err
 	}
-	return a.outcome(len(pageIDs), len(fileIDs)), nil
+	o := a.outcome(len(pageIDs), len(fileIDs))
+	o.Sources = make(map[string]*url.URL, len(pageIDs)+len(fileIDs))
+	for i, id := range pageIDs {
+		o.Sources[id] = p.pages[i].Location
+	}
+	for k, id := range fileIDs {
+		o.Sources[id] = p.files[p.used[k]].Location
+	}
+	return o, nil
 }
 
 // plan is a site laid out: which page is under which, and where each page's links lead.

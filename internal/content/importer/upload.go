@@ -35,7 +35,13 @@ type Upload struct {
 // directories (".git", "__MACOSX") are skipped, but for a .gitbook.yaml. The Site's Report says
 // per file what it became. Errors name the file.
 func FromUploads(files []Upload) (Site, error) {
-	ups, err := checkUploads(files)
+	return FromFiles(files, MaxUploadFiles, MaxUploadBytes)
+}
+
+// FromFiles reads files as FromUploads does, within other bounds: at most maxFiles files and
+// maxBytes bytes together (a git repository's branch, which Git Sync bounds itself).
+func FromFiles(files []Upload, maxFiles, maxBytes int) (Site, error) {
+	ups, err := checkUploads(files, maxFiles, maxBytes)
 	if err != nil {
 		return Site{}, err
 	}
@@ -52,9 +58,9 @@ func FromUploads(files []Upload) (Site, error) {
 
 // checkUploads checks the bounds of an upload and each file, and returns the files not skipped
 // with their paths cleaned.
-func checkUploads(files []Upload) ([]upload, error) {
-	if len(files) > MaxUploadFiles {
-		return nil, fmt.Errorf("an upload holds at most %d files, got %d", MaxUploadFiles, len(files))
+func checkUploads(files []Upload, maxFiles, maxBytes int) ([]upload, error) {
+	if len(files) > maxFiles {
+		return nil, fmt.Errorf("an upload holds at most %d files, got %d", maxFiles, len(files))
 	}
 	var ups []upload
 	var total int
@@ -63,8 +69,8 @@ func checkUploads(files []Upload) ([]upload, error) {
 		if err != nil {
 			return nil, err
 		}
-		if total += len(f.Data); total > MaxUploadBytes {
-			return nil, fmt.Errorf("the files are more than %d bytes together", MaxUploadBytes)
+		if total += len(f.Data); total > maxBytes {
+			return nil, fmt.Errorf("the files are more than %d bytes together", maxBytes)
 		}
 		if Skipped(p) {
 			continue

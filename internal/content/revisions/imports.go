@@ -100,11 +100,33 @@ func (svc *Service) importIntoSpace(ctx context.Context, tx *ent.Tx, s *ent.Spac
 	if err != nil {
 		return nil, err
 	}
-	err = tx.Space.UpdateOneID(s.ID).SetRevisionID(out.Revision.ID).Exec(ctx)
-	if err != nil {
-		return nil, err
+	return out, svc.MoveMain(ctx, tx, s, base, out.Revision)
+}
+
+// MoveMain points the space's main content at revision now, from revision old, in tx (the space
+// locked), and brings what follows it in step (mainContentMoved).
+func (svc *Service) MoveMain(ctx context.Context, tx *ent.Tx, s *ent.Space, old, now *ent.Revision) error {
+	if err := tx.Space.UpdateOneID(s.ID).SetRevisionID(now.ID).Exec(ctx); err != nil {
+		return err
 	}
-	return out, svc.mainContentMoved(ctx, tx, s, base, out.Revision)
+	return svc.mainContentMoved(ctx, tx, s, old, now)
+}
+
+// Laid is content laid out elsewhere over a revision of a space (a Git Sync import): its tree,
+// the keys of the entries that differ from the revision's, the page bodies and file bytes it adds.
+type Laid struct {
+	Tree    *tree.Tree
+	Changed []string
+	Bodies  map[string]string
+	Blobs   []edit.Blob
+}
+
+// WriteLaid writes content laid over revision base as a revision of type import after it, in
+// tx: of the change request changeRequest, or of the main content (nil), which MoveMain then
+// points at it. The caller decided the viewer's right to.
+func (svc *Service) WriteLaid(ctx context.Context, tx *ent.Tx, s *ent.Space, changeRequest *string, base *ent.Revision, l Laid) (*ent.Revision, error) {
+	return svc.writeRevision(ctx, tx, newRevision{space: s, changeRequest: changeRequest, kind: revision.TypeImport,
+		parents: []string{base.ID}, baseRoot: base.RootTree, tree: l.Tree, changed: l.Changed, bodies: l.Bodies, blobs: l.Blobs})
 }
 
 // importIntoChangeRequest writes an import after the change request's revision and moves the

@@ -27,39 +27,44 @@ type MergeResult struct {
 // the conflicts and changes nothing. Merges on one space serialize (inLockedContent), so a second
 // merge merges atop the first.
 func (svc *Service) Merge(ctx context.Context, spaceID, crRef string) (*MergeResult, error) {
-	var out MergeResult
-	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
+	var out *MergeResult
+	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (err error) {
 		if err := svc.MergeGate(ctx, tx, s, cr); err != nil {
 			return err
 		}
-		m, err := svc.threeWay(ctx, ChangeRequestBase(cr), *s.RevisionID, cr.RevisionID, "main content", "change request")
-		if err != nil {
-			return err
-		}
-		if len(m.result.Conflicts) > 0 {
-			return merge.ConflictError(cr.Number, m.result.Conflicts)
-		}
-		rev, err := svc.writeRevision(ctx, tx, m.revision(s, nil, revision.TypeMerge))
-		if err != nil {
-			return err
-		}
-		out = MergeResult{Revision: rev.ID, Result: merge.ResultMerge}
-		return svc.recordMerge(ctx, tx, s, cr, m.ours, rev)
+		out, err = svc.MergeLocked(ctx, tx, s, cr)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return out, nil
+}
+
+// MergeLocked merges a change request into its space's content in tx, the space and the change
+// request locked already (LockSpace) and the right to merge decided by the caller: a Git Sync
+// import merges the change request it opened. Returns merge.ConflictError when both sides changed
+// the same thing differently.
+func (svc *Service) MergeLocked(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (*MergeResult, error) {
+	m, err := svc.threeWay(ctx, ChangeRequestBase(cr), *s.RevisionID, cr.RevisionID, "main content", "change request")
+	if err != nil {
+		return nil, err
+	}
+	if len(m.result.Conflicts) > 0 {
+		return nil, merge.ConflictError(cr.Number, m.result.Conflicts)
+	}
+	rev, err := svc.writeRevision(ctx, tx, m.revision(s, nil, revision.TypeMerge))
+	if err != nil {
+		return nil, err
+	}
+	return &MergeResult{Revision: rev.ID, Result: merge.ResultMerge}, svc.recordMerge(ctx, tx, s, cr, m.ours, rev)
 }
 
 // recordMerge points the space at the merged revision (from its active revision old) and marks
 // the change request merged, keeping the space's counters, its search index and its moved pages
 // exact.
 func (svc *Service) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, old, rev *ent.Revision) error {
-	if err := tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(ctx); err != nil {
-		return err
-	}
-	if err := svc.mainContentMoved(ctx, tx, s, old, rev); err != nil {
+	if err := svc.MoveMain(ctx, tx, s, old, rev); err != nil {
 		return err
 	}
 	upd := tx.ChangeRequest.UpdateOneID(cr.ID).SetStatus(changerequest.StatusMerged).
@@ -83,30 +88,36 @@ func (svc *Service) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, c
 // markers (the change request's version first) and the result is merge.ResultConflicts, listing
 // them, so a person can resolve them with a content batch. It takes the edit role.
 func (svc *Service) UpdateFromMain(ctx context.Context, spaceID, crRef string) (*MergeResult, error) {
-	var out MergeResult
-	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleEdit, "update change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
-		if ChangeRequestBase(cr) == *s.RevisionID {
-			out = MergeResult{Revision: cr.RevisionID, Result: merge.ResultUpdate} // up to date already
-			return nil
-		}
-		m, err := svc.threeWay(ctx, ChangeRequestBase(cr), cr.RevisionID, *s.RevisionID, "change request", "main content")
-		if err != nil {
-			return err
-		}
-		rev, err := svc.writeRevision(ctx, tx, m.revision(s, &cr.ID, revision.TypeUpdate))
-		if err != nil {
-			return err
-		}
-		out = MergeResult{Revision: rev.ID, Result: merge.ResultUpdate, Conflicts: m.result.Conflicts}
-		if len(out.Conflicts) > 0 {
-			out.Result = merge.ResultConflicts
-		}
-		return tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetRevisionMergedAncestorID(*s.RevisionID).Exec(ctx)
+	var out *MergeResult
+	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleEdit, "update change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (err error) {
+		out, err = svc.UpdateLocked(ctx, tx, s, cr)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return out, nil
+}
+
+// UpdateLocked brings the space's current content into a change request in tx, as
+// UpdateFromMain does, the space and the change request locked already.
+func (svc *Service) UpdateLocked(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (*MergeResult, error) {
+	if ChangeRequestBase(cr) == *s.RevisionID {
+		return &MergeResult{Revision: cr.RevisionID, Result: merge.ResultUpdate}, nil // up to date already
+	}
+	m, err := svc.threeWay(ctx, ChangeRequestBase(cr), cr.RevisionID, *s.RevisionID, "change request", "main content")
+	if err != nil {
+		return nil, err
+	}
+	rev, err := svc.writeRevision(ctx, tx, m.revision(s, &cr.ID, revision.TypeUpdate))
+	if err != nil {
+		return nil, err
+	}
+	out := &MergeResult{Revision: rev.ID, Result: merge.ResultUpdate, Conflicts: m.result.Conflicts}
+	if len(out.Conflicts) > 0 {
+		out.Result = merge.ResultConflicts
+	}
+	return out, tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetRevisionMergedAncestorID(*s.RevisionID).Exec(ctx)
 }
 
 // merged is a three-way merge of two revisions, ready to be written as a revision.

@@ -21,11 +21,13 @@ type layout struct {
 	Layout
 	root  string
 	taken map[string]bool // lower-cased paths given out
+	// groups is the folder of each group (it has no file), to know a group again by it.
+	groups map[string]string
 }
 
 func newLayout(t *tree.Tree, root string) *layout {
 	l := &layout{Layout: Layout{Pages: map[string]string{}, Files: map[string]string{}},
-		root: strings.Trim(path.Clean("/"+root), "/"), taken: map[string]bool{}}
+		root: strings.Trim(path.Clean("/"+root), "/"), taken: map[string]bool{}, groups: map[string]string{}}
 	for _, reserved := range []string{Readme, Summary} {
 		l.taken[strings.ToLower(l.at(reserved))] = true
 	}
@@ -47,6 +49,7 @@ func (l *layout) placePages(t *tree.Tree, parent, dir string) {
 		case parent == "" && i == 0 && p.Type != tree.TypeGroup:
 			l.Pages[p.ID] = l.at(Readme)
 		case p.Type == tree.TypeGroup:
+			l.groups[p.ID] = l.at(folder)
 		case kids:
 			l.Pages[p.ID] = l.unique(path.Join(folder, Readme), "")
 		default:

@@ -1,0 +1,275 @@
+package format
+
+import (
+	"errors"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/importer"
+	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/tree"
+)
+
+// Bounds of the files of a repository an import reads.
+const (
+	MaxFiles = 20000
+	MaxBytes = 256 << 20
+)
+
+// Imported is a repository laid over a space's content: the tree it makes and how it differs
+// from the base tree.
+type Imported struct {
+	Tree    *tree.Tree
+	Changed []string          // keys of the entries that differ from the base tree
+	Bodies  map[string]string // the page bodies it adds, by hash
+	Blobs   []edit.Blob       // the bytes of the files it adds
+}
+
+// Import reads a repository's files (paths from its top; those outside base.Root are left out)
+// as the importer reads a GitBook repository, and lays them over base (its tree, the bodies of
+// its pages): a page, group or file at the path base's export gives it keeps its id, so links,
+// comments and history follow it, and one whose file is byte for byte base's export stays as it
+// is. Pages and files the repository does not have are removed (and files no page shows that the
+// base did not have, as every import leaves them out); reusable contents stay. So the
+// import of base's own export changes nothing, and a commit that changes one file changes one
+// page.
+func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error) {
+	files = underRoot(files, base.Root)
+	site, err := importer.FromFiles(files, MaxFiles, MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	if len(site.Pages) == 0 {
+		return nil, errors.New("the repository holds no Markdown file (.md) to import")
+	}
+	o, err := importer.Build(tree.New(nil), site, env)
+	if err != nil {
+		return nil, err
+	}
+	m := newMatch(base, o.Outcome, o.Sources, files)
+	return m.result(), nil
+}
+
+// underRoot is the files under the folder root, their paths relative to it.
+func underRoot(files []importer.Upload, root string) []importer.Upload {
+	root = strings.Trim(path.Clean("/"+root), "/")
+	if root == "" {
+		return files
+	}
+	var out []importer.Upload
+	for _, f := range files {
+		if rel, ok := strings.CutPrefix(f.Path, root+"/"); ok {
+			out = append(out, importer.Upload{Path: rel, Data: f.Data})
+		}
+	}
+	return out
+}
+
+// match pairs the entries of a fresh import with the base's: a page or file with the one the
+// base's export puts at the path it came from, a group with the one of its folder.
+type match struct {
+	base   Space
+	fresh  *edit.Outcome
+	lb     *layout
+	data   map[string][]byte // the repository's bytes by path
+	ids    map[string]string // fresh id → base id
+	bodies map[string]string
+}
+
+func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload) *match {
+	m := &match{base: base, fresh: fresh, lb: newLayout(base.Tree, ""), data: make(map[string][]byte, len(files)),
+		ids: map[string]string{}, bodies: map[string]string{}}
+	for _, f := range files {
+		m.data[f.Path] = f.Data
+	}
+	at := map[string]string{}
+	for id, p := range m.lb.Pages {
+		at["page:"+p] = id
+	}
+	for id, p := range m.lb.groups {
+		at["group:"+p] = id
+	}
+	for id, p := range m.lb.Files {
+		at["file:"+p] = id
+	}
+	for id, src := range sources {
+		p := strings.TrimPrefix(src.Path, "/")
+		switch {
+		case fresh.Tree.Page(id) != nil && src.Scheme == "file":
+			m.pair(id, at["page:"+p])
+		case fresh.Tree.File(id) != nil:
+			if b := at["file:"+p]; b != "" && base.Tree.File(b) != nil {
+				m.ids[id] = b
+			}
+		}
+	}
+	for id, p := range newLayout(fresh.Tree, "").groups { // a group has no file: by its folder
+		m.pair(id, at["group:"+p])
+	}
+	return m
+}
+
+// pair pairs a fresh page with the base's page b ("" for none) of the same type.
+func (m *match) pair(fresh, b string) {
+	if bp := m.base.Tree.Page(b); bp != nil && bp.Type == m.fresh.Tree.Page(fresh).Type {
+		m.ids[fresh] = b
+	}
+}
+
+func (m *match) id(fresh string) string {
+	if b, ok := m.ids[fresh]; ok {
+		return b
+	}
+	return fresh
+}
+
+// result is the fresh tree with the base's ids, entries and order keys where they hold.
+func (m *match) result() *Imported {
+	var pages []*tree.Page
+	m.fresh.Tree.Walk(func(q *tree.Page, _ string) { pages = append(pages, m.page(q)) })
+	keepOrders(pages, m.base.Tree)
+	entries := make([]tree.Entry, 0, len(pages))
+	for _, p := range pages {
+		entries = append(entries, tree.Entry{Page: p})
+	}
+	blobs := map[string]edit.Blob{}
+	for _, b := range m.fresh.Blobs {
+		blobs[b.Hash] = b
+	}
+	out := &Imported{Bodies: m.bodies}
+	kept := map[string]bool{}
+	for _, f := range m.fresh.Tree.Files() {
+		file := m.file(f)
+		kept[file.ID] = true
+		entries = append(entries, tree.Entry{File: file})
+		if b := m.base.Tree.File(file.ID); b == nil || b.Blob != file.Blob {
+			out.Blobs = append(out.Blobs, blobs[file.Blob])
+		}
+	}
+	for _, b := range m.base.Tree.Files() { // files no page shows stay while the repository has them
+		if data, ok := m.data[m.lb.Files[b.ID]]; ok && !kept[b.ID] {
+			file := m.keptFile(b, data)
+			entries = append(entries, tree.Entry{File: file})
+			if file.Blob != b.Blob {
+				out.Blobs = append(out.Blobs, edit.Blob{Hash: file.Blob, Data: data})
+			}
+		}
+	}
+	for _, r := range m.base.Tree.Reusables() {
+		entries = append(entries, tree.Entry{Reusable: r})
+	}
+	out.Tree = tree.New(entries)
+	out.Changed = changedKeys(m.base.Tree, out.Tree)
+	return out
+}
+
+// page is the page a fresh page q becomes: the base's, placed where q is, when its file did
+// not change; else q with the base's id and creation time and its links renamed to the base's
+// ids.
+func (m *match) page(q *tree.Page) *tree.Page {
+	id := m.id(q.ID)
+	b := m.base.Tree.Page(id)
+	if b != nil && m.unchanged(b, q) {
+		c := *b
+		c.Parent, c.Order, c.Hidden = m.id(q.Parent), q.Order, q.Hidden
+		return &c
+	}
+	c := *q
+	c.ID, c.Parent = id, m.id(q.Parent)
+	if q.Body != "" {
+		body := markdown.RenameIDs(m.fresh.Bodies[q.Body], m.ids)
+		c.Body = tree.Hash([]byte(body))
+		m.bodies[c.Body] = body
+	}
+	if b != nil {
+		c.CreatedAt, c.Condition, c.NoIndex = b.CreatedAt, b.Condition, b.NoIndex
+	}
+	return &c
+}
+
+// unchanged reports whether the base's page b is what the repository says of q: a group of the
+// same title, or a page whose file holds the bytes b's export gives.
+func (m *match) unchanged(b, q *tree.Page) bool {
+	if b.Type == tree.TypeGroup {
+		return b.Title == q.Title
+	}
+	at, ok := m.lb.Pages[b.ID]
+	data, has := m.data[at]
+	return ok && has && string(data) == m.lb.pageMarkdown(b, m.base.Bodies[b.Body])
+}
+
+// file is the file a fresh file f becomes: the base's when its bytes are the same, else f with
+// the base's id.
+func (m *match) file(f *tree.File) *tree.File {
+	id := m.id(f.ID)
+	b := m.base.Tree.File(id)
+	if b != nil && b.Blob == f.Blob {
+		return b
+	}
+	c := *f
+	c.ID = id
+	if b != nil {
+		c.CreatedAt = b.CreatedAt
+	}
+	return &c
+}
+
+// keptFile is the base's file b that no page shows, with the bytes the repository has at its path.
+func (m *match) keptFile(b *tree.File, data []byte) *tree.File {
+	if hash := tree.Hash(data); hash != b.Blob {
+		c := *b
+		c.Blob, c.Size = hash, int64(len(data))
+		return &c
+	}
+	return b
+}
+
+// keepOrders gives the pages of a parent the base's order keys when they are the base's
+// children of that parent in the base's order, so an import that moves nothing changes no order.
+func keepOrders(pages []*tree.Page, base *tree.Tree) {
+	byParent := map[string][]*tree.Page{}
+	for _, p := range pages { // in tree order: siblings in order
+		byParent[p.Parent] = append(byParent[p.Parent], p)
+	}
+	for parent, kids := range byParent {
+		was := base.Children(parent)
+		same := slices.EqualFunc(kids, was, func(a, b *tree.Page) bool { return a.ID == b.ID })
+		for i := range kids {
+			if same {
+				kids[i].Order = was[i].Order
+			}
+		}
+	}
+}
+
+// changedKeys are the keys of the entries that differ between two trees.
+func changedKeys(before, after *tree.Tree) []string {
+	var keys []string
+	for _, e := range after.Entries() {
+		if was, ok := before.Entry(e.Key()); !ok || !sameEntry(was, e) {
+			keys = append(keys, e.Key())
+		}
+	}
+	for _, e := range before.Entries() {
+		if _, ok := after.Entry(e.Key()); !ok {
+			keys = append(keys, e.Key())
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func sameEntry(a, b tree.Entry) bool {
+	switch {
+	case a.Page != nil && b.Page != nil:
+		return *a.Page == *b.Page
+	case a.File != nil && b.File != nil:
+		return *a.File == *b.File
+	case a.Reusable != nil && b.Reusable != nil:
+		return *a.Reusable == *b.Reusable
+	}
+	return false
+}

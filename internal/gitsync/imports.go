@@ -1,0 +1,274 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/gitsync"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/changerequests"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/importer"
+	"github.com/binderyhq/bindery/internal/content/revisions"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/gitsync/format"
+	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/txn"
+)
+
+// importLimits bound what an import reads of a branch's head.
+var importLimits = Limits{MaxFiles: format.MaxFiles, MaxFileBytes: edit.MaxFileSize, MaxBytes: format.MaxBytes}
+
+// Import imports the head of the request's branch into the space. A linked call links the space
+// to the branch (replacing a former link) and queues its sync, which imports the head into the
+// main content, and then every push the poll or a later call finds; a standalone one reads the
+// head at once into a new change request of the viewer's (a revision that is not the main
+// content, as the reference has it) and links nothing. Returns NOT_FOUND, FORBIDDEN, INVALID (a
+// refused URL, a bad ref or root), and for a standalone import what the repository answered.
+func (svc *Service) Import(ctx context.Context, spaceID string, req Request) error {
+	s, err := svc.SpaceTarget(ctx, spaceID, triggerRole, "import a git repository into the space")
+	if err != nil {
+		return err
+	}
+	remote, root, err := svc.checkRequest(req)
+	if err != nil {
+		return err
+	}
+	if req.Standalone {
+		return svc.importStandalone(ctx, s, remote, root)
+	}
+	return svc.link(ctx, s, remote, root, req.CommitMessage, gitsync.OperationDirectionImport)
+}
+
+// importStandalone reads the branch's head into a new change request by the viewer.
+func (svc *Service) importStandalone(ctx context.Context, s *ent.Space, r Remote, root string) error {
+	by := viewer.FromContext(ctx).UserID
+	if by == "" {
+		return apperr.Invalidf("standalone: a standalone import opens a change request, which takes a user's token")
+	}
+	runCtx, cancel := context.WithTimeout(ctx, syncTimeout)
+	defer cancel()
+	snap, err := Read(runCtx, r, importLimits)
+	if err != nil {
+		return apperr.Invalidf("%s", err.Error())
+	}
+	sys := system(ctx)
+	base, laid, err := svc.lay(sys, *s.RevisionID, root, snap)
+	if err != nil {
+		return apperr.Invalidf("%s", err.Error())
+	}
+	return txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
+		locked, err := lockLive(sys, tx, s.ID)
+		if err != nil {
+			return err
+		}
+		_, rev, err := svc.intoChangeRequest(sys, tx, locked, nil, base, laid, subjectOf(snap), by)
+		if err != nil {
+			return err
+		}
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, Branch: r.Branch}
+		return recordCommit(sys, tx, link, rev.ID, outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message})
+	})
+}
+
+// importHead imports the head of the linked branch (the job holding the space's lease). When the
+// main content is what the last sync left (or the link's first import), the head's content
+// becomes a revision of the main content, changing only what the commits changed. Otherwise the
+// head's content arrives as a change request by the user who linked the space, laid over what the
+// last sync left, which is merged at once when the three-way merge finds no conflict; with
+// conflicts it is updated from the main content (the conflicts marked in its pages) and waits for
+// a person, as it does when the branch was force-pushed. A change request that waits takes the
+// pushes that follow. Nothing of either side is overwritten.
+func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.GitSync, s *ent.Space, r Remote) error {
+	if err := svc.markRunning(sys, g, gitsync.OperationDirectionImport); err != nil {
+		return err
+	}
+	failed := func(err error) error {
+		return svc.recordOutcome(sys, j, g, outcome{direction: gitsync.OperationDirectionImport, failure: err})
+	}
+	since := ""
+	if g.Commit != nil {
+		since = *g.Commit
+	}
+	snap, err := ReadSince(ctx, r, importLimits, since)
+	if err != nil {
+		return failed(err)
+	}
+	waiting, err := svc.waitingChangeRequest(sys, g)
+	if err != nil {
+		return err
+	}
+	baseID := *s.RevisionID
+	if g.RevisionID != nil {
+		baseID = *g.RevisionID
+	}
+	base, laid, err := svc.lay(sys, baseID, g.Root, snap)
+	if err != nil {
+		return failed(err)
+	}
+	forced := !snap.Follows
+	o := outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message}
+	var cr *ent.ChangeRequest
+	err = txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
+		if err := j.Hold(sys, tx); err != nil {
+			return err
+		}
+		s, err := lockLive(sys, tx, s.ID)
+		switch {
+		case err != nil:
+			return err
+		case waiting == nil && !forced && (*s.RevisionID == base.ID || len(laid.Changed) == 0):
+			rev, err := svc.intoMain(sys, tx, s, base, laid) // base itself when the commits change nothing
+			if err != nil {
+				return err
+			}
+			o.revision = rev.ID
+			return svc.writeOutcome(sys, tx, g, o)
+		}
+		var rev *ent.Revision
+		cr, rev, err = svc.intoChangeRequest(sys, tx, s, waiting, base, laid, subjectOf(snap), linker(g))
+		if err == nil {
+			o.revision = rev.ID
+		}
+		return err
+	})
+	if cr != nil && err == nil { // the change request's content is written: merge it, or mark its conflicts
+		err = txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
+			if err := j.Hold(sys, tx); err != nil {
+				return err
+			}
+			merged, err := svc.settle(sys, tx, s.ID, cr.ID, waiting == nil && !forced)
+			if err != nil {
+				return err
+			}
+			if !merged {
+				o.waiting = cr.ID
+			}
+			return svc.writeOutcome(sys, tx, g, o)
+		})
+	}
+	if e := apperr.As(err); e != nil && e.Kind != apperr.Internal {
+		return failed(err) // the space is locked, nobody to author a change request
+	}
+	return err
+}
+
+// linker is the user who linked the space, "" for none.
+func linker(g *ent.GitSync) string {
+	if g.LinkedBy == nil {
+		return ""
+	}
+	return *g.LinkedBy
+}
+
+// settle merges the change request an import wrote when merge says so and the three-way merge
+// finds no conflict; otherwise it updates it from the main content, the conflicts marked in its
+// pages. It reports whether it merged.
+func (svc *Service) settle(ctx context.Context, tx *ent.Tx, spaceID, crID string, merge bool) (bool, error) {
+	s, err := lockLive(ctx, tx, spaceID)
+	if err != nil {
+		return false, err
+	}
+	cr, err := tx.ChangeRequest.Get(ctx, crID)
+	if err != nil {
+		return false, err
+	}
+	rv := svc.Revisions()
+	if merge {
+		_, err := rv.MergeLocked(ctx, tx, s, cr)
+		if err == nil {
+			return true, nil
+		}
+		if e := apperr.As(err); e == nil || e.Kind != apperr.Conflict {
+			return false, err
+		}
+	}
+	_, err = rv.UpdateLocked(ctx, tx, s, cr)
+	return false, err
+}
+
+// lockLive locks the space's row in tx and refuses a locked space.
+func lockLive(ctx context.Context, tx *ent.Tx, spaceID string) (*ent.Space, error) {
+	s, err := revisions.LockSpace(ctx, tx, spaceID)
+	if err == nil && s.EditMode == space.EditModeLocked {
+		err = apperr.Forbiddenf("the space is locked: its content cannot change until an admin sets editMode to live")
+	}
+	return s, err
+}
+
+// intoMain writes laid as a revision of the space's main content, which moves to it; base when
+// it changes nothing.
+func (svc *Service) intoMain(ctx context.Context, tx *ent.Tx, s *ent.Space, base *ent.Revision, laid *format.Imported) (*ent.Revision, error) {
+	if len(laid.Changed) == 0 {
+		return base, nil
+	}
+	rv := svc.Revisions()
+	rev, err := rv.WriteLaid(ctx, tx, s, nil, base, revisions.Laid(*laid))
+	if err != nil {
+		return nil, err
+	}
+	return rev, rv.MoveMain(ctx, tx, s, base, rev)
+}
+
+// intoChangeRequest writes laid, content laid over revision base, as the content of the change
+// request cr, or of a new one by the user by on base when cr is nil (settle then merges it or
+// marks its conflicts, in a transaction that reads what this one wrote). Returns the change
+// request and the revision laid wrote.
+func (svc *Service) intoChangeRequest(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, base *ent.Revision,
+	laid *format.Imported, subject, by string) (*ent.ChangeRequest, *ent.Revision, error) {
+	if cr == nil {
+		if by == "" {
+			return nil, nil, apperr.Invalidf("the branch's commits need a change request, and the link names no user to open it: link the space again")
+		}
+		var err error
+		if cr, err = changerequests.Open(ctx, tx, s.ID, subject, by, base.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	rev, err := svc.Revisions().WriteLaid(ctx, tx, s, &cr.ID, base, revisions.Laid(*laid))
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err = tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).ClearRevisionMergedAncestorID().Save(ctx)
+	return cr, rev, err
+}
+
+// subjectOf is the subject of a change request an import opens: the first line of the head's
+// message.
+func subjectOf(snap *Snapshot) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(snap.Message), "\n")
+	subject := "Git: " + strings.TrimSpace(line)
+	if utf8.RuneCountInString(subject) > 100 {
+		subject = string([]rune(subject)[:99]) + "…"
+	}
+	return subject
+}
+
+// lay lays a branch's head over revision baseID (format.Import): its content with the base's ids
+// where the paths are the same, and what differs.
+func (svc *Service) lay(ctx context.Context, baseID, root string, snap *Snapshot) (*ent.Revision, *format.Imported, error) {
+	base, t, err := svc.Contents.RevisionAndTree(ctx, baseID)
+	if err != nil {
+		return nil, nil, err
+	}
+	bodies, err := svc.bodiesOf(ctx, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := make([]importer.Upload, len(snap.Files))
+	for i, f := range snap.Files {
+		files[i] = importer.Upload{Path: f.Path, Data: f.Data}
+	}
+	laid, err := format.Import(format.Space{Tree: t, Bodies: bodies, Root: root}, files,
+		edit.Env{Now: svc.Now(ctx), NewID: id.New, Version: noVersions})
+	return base, laid, err
+}
+
+// noVersions is the revision lookup of an import's batches, which revert nothing.
+func noVersions(string) (*tree.Tree, error) { return nil, errors.New("an import reverts no page") }
