@@ -14,10 +14,11 @@ import (
 // undispatched events to the organization's webhooks and marks them dispatched.
 type Event struct{ ent.Schema }
 
-// Mixin of Event. organization_id has no index: the dispatcher reads events by dispatched and
-// time alone.
+// Mixin of Event. Ids are ordered: every write records an event, and an insert at the end of
+// the ids' index costs less than one at a random page (decision 511). organization_id has no
+// index: the dispatcher reads events by dispatched and time alone.
 func (Event) Mixin() []ent.Mixin {
-	return []ent.Mixin{IDMixin{}, TimeMixin{}, OrgMixin{Unindexed: true}}
+	return []ent.Mixin{IDMixin{Ordered: true}, TimeMixin{}, OrgMixin{Unindexed: true}}
 }
 
 // Fields of Event.

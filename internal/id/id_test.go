@@ -3,6 +3,7 @@ package id
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRandom checks lengths, the alphabet, and that every character comes up about equally often.
@@ -32,5 +33,25 @@ func TestRandom(t *testing.T) {
 	}
 	if New() == New() {
 		t.Error("two identifiers are equal")
+	}
+}
+
+// TestOrdered checks that ordered identifiers are base62 of the usual length and sort by the
+// millisecond they were made in.
+func TestOrdered(t *testing.T) {
+	first := Ordered()
+	time.Sleep(2 * time.Millisecond)
+	second := Ordered()
+	if len(first) != Length || len(second) != Length {
+		t.Fatalf("Ordered() = %q, %q: want %d characters", first, second, Length)
+	}
+	if strings.Trim(first+second, alphabet) != "" {
+		t.Fatalf("Ordered() = %q, %q: not base62", first, second)
+	}
+	if first >= second {
+		t.Errorf("Ordered() made %q after %q: want it to sort after", second, first)
+	}
+	if Ordered()[timeChars:] == Ordered()[timeChars:] {
+		t.Error("two ordered identifiers share their random part")
 	}
 }
