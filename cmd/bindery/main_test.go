@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -357,16 +359,21 @@ func TestDataFromEnvironment(t *testing.T) {
 	}
 }
 
-// freeAddr returns a loopback address with a port nobody listens on right now.
+// freeAddr returns a loopback address with a port nobody listens on right now, for a serve
+// process to listen on. The port is below the kernel's ephemeral range (32768 and up on Linux):
+// a port 0 listener there, released, could be any process's next outgoing connection's source
+// port before serve binds it.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 100 {
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(10000+rand.IntN(22000)))
+		if ln, err := net.Listen("tcp", addr); err == nil {
+			ln.Close()
+			return addr
+		}
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
+	t.Fatal("no free loopback port between 10000 and 32000")
+	return ""
 }
 
 // get sends GET with a bearer token (none when empty) and returns the status.
