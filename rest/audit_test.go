@@ -85,7 +85,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+space+"/permissions/users/"+ed.UserID, map[string]any{"role": "read"}))
 	auditWant(t, e.Do(admin, "DELETE", "/v1/spaces/"+space+"/permissions/users/"+ed.UserID, nil))
 	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+space, map[string]any{"visibility": "public"}))
-	auditWant(t, e.Do(admin, "POST", "/v1/spaces/"+space+"/duplicate", nil)) // a public space made: audited
+	auditWant(t, e.Do(admin, "POST", "/v1/spaces/"+space+"/duplicate", nil))                    // a public space made: audited
 	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+space, map[string]any{"title": "Guide 2"})) // not audited
 	auditWant(t, e.Do(admin, "PATCH", o, map[string]any{"mergeRules": map[string]any{"type": "none"}}))
 	site := auditWant(t, e.Do(admin, "POST", o+"/sites", map[string]any{"title": "Docs"}))["id"].(string)

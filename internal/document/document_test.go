@@ -293,9 +293,9 @@ func TestTagName(t *testing.T) {
 // after one pass; a quote in a hint, which has no data of its own, gives its blocks.
 func TestNestingOutsideTheSchema(t *testing.T) {
 	for md, want := range map[string]string{
-		"{% hint style=\"info\" %}\nA\n\n{% hint style=\"danger\" %}\nB\n{% endhint %}\n{% endhint %}\n":        `{% hint style="danger" %}`,
+		"{% hint style=\"info\" %}\nA\n\n{% hint style=\"danger\" %}\nB\n{% endhint %}\n{% endhint %}\n":                                 `{% hint style="danger" %}`,
 		"<details>\n<summary>T</summary>\n\n{% tabs %}\n{% tab title=\"Linux\" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n\n</details>\n": `{% tab title="Linux" %}`,
-		"{% hint style=\"info\" %}\n> quoted\n{% endhint %}\n": "quoted",
+		"{% hint style=\"info\" %}\n> quoted\n{% endhint %}\n":                                                                           "quoted",
 	} {
 		doc := FromMarkdown(md)
 		if err := Validate(doc); err != nil {

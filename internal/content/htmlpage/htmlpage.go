@@ -96,7 +96,7 @@ func siteURL(links Links, dest string) (url string, ok bool) {
 type writer struct {
 	b        strings.Builder
 	links    Links
-	anchors  *markdown.Anchors     // the headings' anchors taken
+	anchors  *markdown.Anchors           // the headings' anchors taken
 	urls     map[document.Ref]linkTarget // the links' destinations seen (refURL)
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
