@@ -3096,7 +3096,7 @@ func (c *EventClient) UpdateOne(_m *Event) *EventUpdateOne {
 }
 
 // UpdateOneID returns an update builder for the given id.
-func (c *EventClient) UpdateOneID(id string) *EventUpdateOne {
+func (c *EventClient) UpdateOneID(id int64) *EventUpdateOne {
 	mutation := newEventMutation(c.config, OpUpdateOne, withEventID(id))
 	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
@@ -3113,7 +3113,7 @@ func (c *EventClient) DeleteOne(_m *Event) *EventDeleteOne {
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
-func (c *EventClient) DeleteOneID(id string) *EventDeleteOne {
+func (c *EventClient) DeleteOneID(id int64) *EventDeleteOne {
 	builder := c.Delete().Where(event.ID(id))
 	builder.mutation.id = &id
 	builder.mutation.op = OpDeleteOne
@@ -3130,12 +3130,12 @@ func (c *EventClient) Query() *EventQuery {
 }
 
 // Get returns a Event entity by its id.
-func (c *EventClient) Get(ctx context.Context, id string) (*Event, error) {
+func (c *EventClient) Get(ctx context.Context, id int64) (*Event, error) {
 	return c.Query().Where(event.ID(id)).Only(ctx)
 }
 
 // GetX is like Get, but panics if an error occurs.
-func (c *EventClient) GetX(ctx context.Context, id string) *Event {
+func (c *EventClient) GetX(ctx context.Context, id int64) *Event {
 	obj, err := c.Get(ctx, id)
 	if err != nil {
 		panic(err)

@@ -335,7 +335,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			Table:   event.Table,
 			Columns: event.Columns,
 			ID: &sqlgraph.FieldSpec{
-				Type:   field.TypeString,
+				Type:   field.TypeInt64,
 				Column: event.FieldID,
 			},
 		},
@@ -344,6 +344,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldCreatedAt:      {Type: field.TypeTime, Column: event.FieldCreatedAt},
 			event.FieldUpdatedAt:      {Type: field.TypeTime, Column: event.FieldUpdatedAt},
 			event.FieldOrganizationID: {Type: field.TypeString, Column: event.FieldOrganizationID},
+			event.FieldPublicID:       {Type: field.TypeString, Column: event.FieldPublicID},
 			event.FieldType:           {Type: field.TypeString, Column: event.FieldType},
 			event.FieldObjectKind:     {Type: field.TypeString, Column: event.FieldObjectKind},
 			event.FieldObjectID:       {Type: field.TypeString, Column: event.FieldObjectID},
@@ -1220,6 +1221,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldOrganizationID: {Type: field.TypeString, Column: webhookdelivery.FieldOrganizationID},
 			webhookdelivery.FieldWebhookID:      {Type: field.TypeString, Column: webhookdelivery.FieldWebhookID},
 			webhookdelivery.FieldEventID:        {Type: field.TypeString, Column: webhookdelivery.FieldEventID},
+			webhookdelivery.FieldEventRow:       {Type: field.TypeInt64, Column: webhookdelivery.FieldEventRow},
 			webhookdelivery.FieldEventType:      {Type: field.TypeString, Column: webhookdelivery.FieldEventType},
 			webhookdelivery.FieldAttempts:       {Type: field.TypeInt, Column: webhookdelivery.FieldAttempts},
 			webhookdelivery.FieldStatus:         {Type: field.TypeEnum, Column: webhookdelivery.FieldStatus},
@@ -4620,8 +4622,8 @@ func (f *EventFilter) Where(p entql.P) {
 	})
 }
 
-// WhereID applies the entql string predicate on the id field.
-func (f *EventFilter) WhereID(p entql.StringP) {
+// WhereID applies the entql int64 predicate on the id field.
+func (f *EventFilter) WhereID(p entql.Int64P) {
 	f.Where(p.Field(event.FieldID))
 }
 
@@ -4638,6 +4640,11 @@ func (f *EventFilter) WhereUpdatedAt(p entql.TimeP) {
 // WhereOrganizationID applies the entql string predicate on the organization_id field.
 func (f *EventFilter) WhereOrganizationID(p entql.StringP) {
 	f.Where(p.Field(event.FieldOrganizationID))
+}
+
+// WherePublicID applies the entql string predicate on the public_id field.
+func (f *EventFilter) WherePublicID(p entql.StringP) {
+	f.Where(p.Field(event.FieldPublicID))
 }
 
 // WhereType applies the entql string predicate on the type field.
@@ -9222,6 +9229,11 @@ func (f *WebhookDeliveryFilter) WhereWebhookID(p entql.StringP) {
 // WhereEventID applies the entql string predicate on the event_id field.
 func (f *WebhookDeliveryFilter) WhereEventID(p entql.StringP) {
 	f.Where(p.Field(webhookdelivery.FieldEventID))
+}
+
+// WhereEventRow applies the entql int64 predicate on the event_row field.
+func (f *WebhookDeliveryFilter) WhereEventRow(p entql.Int64P) {
+	f.Where(p.Field(webhookdelivery.FieldEventRow))
 }
 
 // WhereEventType applies the entql string predicate on the event_type field.

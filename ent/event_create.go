@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -55,6 +54,20 @@ func (_c *EventCreate) SetNillableUpdatedAt(v *time.Time) *EventCreate {
 // SetOrganizationID sets the "organization_id" field.
 func (_c *EventCreate) SetOrganizationID(v string) *EventCreate {
 	_c.mutation.SetOrganizationID(v)
+	return _c
+}
+
+// SetPublicID sets the "public_id" field.
+func (_c *EventCreate) SetPublicID(v string) *EventCreate {
+	_c.mutation.SetPublicID(v)
+	return _c
+}
+
+// SetNillablePublicID sets the "public_id" field if the given value is not nil.
+func (_c *EventCreate) SetNillablePublicID(v *string) *EventCreate {
+	if v != nil {
+		_c.SetPublicID(*v)
+	}
 	return _c
 }
 
@@ -139,16 +152,8 @@ func (_c *EventCreate) SetNillableDispatched(v *bool) *EventCreate {
 }
 
 // SetID sets the "id" field.
-func (_c *EventCreate) SetID(v string) *EventCreate {
+func (_c *EventCreate) SetID(v int64) *EventCreate {
 	_c.mutation.SetID(v)
-	return _c
-}
-
-// SetNillableID sets the "id" field if the given value is not nil.
-func (_c *EventCreate) SetNillableID(v *string) *EventCreate {
-	if v != nil {
-		_c.SetID(*v)
-	}
 	return _c
 }
 
@@ -208,16 +213,16 @@ func (_c *EventCreate) defaults() error {
 		v := event.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.PublicID(); !ok {
+		if event.DefaultPublicID == nil {
+			return fmt.Errorf("ent: uninitialized event.DefaultPublicID (forgotten import ent/runtime?)")
+		}
+		v := event.DefaultPublicID()
+		_c.mutation.SetPublicID(v)
+	}
 	if _, ok := _c.mutation.Dispatched(); !ok {
 		v := event.DefaultDispatched
 		_c.mutation.SetDispatched(v)
-	}
-	if _, ok := _c.mutation.ID(); !ok {
-		if event.DefaultID == nil {
-			return fmt.Errorf("ent: uninitialized event.DefaultID (forgotten import ent/runtime?)")
-		}
-		v := event.DefaultID()
-		_c.mutation.SetID(v)
 	}
 	return nil
 }
@@ -236,6 +241,14 @@ func (_c *EventCreate) check() error {
 	if v, ok := _c.mutation.OrganizationID(); ok {
 		if err := event.OrganizationIDValidator(v); err != nil {
 			return &ValidationError{Name: "organization_id", err: fmt.Errorf(`ent: validator failed for field "Event.organization_id": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.PublicID(); !ok {
+		return &ValidationError{Name: "public_id", err: errors.New(`ent: missing required field "Event.public_id"`)}
+	}
+	if v, ok := _c.mutation.PublicID(); ok {
+		if err := event.PublicIDValidator(v); err != nil {
+			return &ValidationError{Name: "public_id", err: fmt.Errorf(`ent: validator failed for field "Event.public_id": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.GetType(); !ok {
@@ -283,11 +296,6 @@ func (_c *EventCreate) check() error {
 	if _, ok := _c.mutation.Dispatched(); !ok {
 		return &ValidationError{Name: "dispatched", err: errors.New(`ent: missing required field "Event.dispatched"`)}
 	}
-	if v, ok := _c.mutation.ID(); ok {
-		if err := event.IDValidator(v); err != nil {
-			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Event.id": %w`, err)}
-		}
-	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Event.organization"`)}
 	}
@@ -305,12 +313,9 @@ func (_c *EventCreate) sqlSave(ctx context.Context) (*Event, error) {
 		}
 		return nil, err
 	}
-	if _spec.ID.Value != nil {
-		if id, ok := _spec.ID.Value.(string); ok {
-			_node.ID = id
-		} else {
-			return nil, fmt.Errorf("unexpected Event.ID type: %T", _spec.ID.Value)
-		}
+	if _spec.ID.Value != _node.ID {
+		id := _spec.ID.Value.(int64)
+		_node.ID = int64(id)
 	}
 	_c.mutation.id = &_node.ID
 	_c.mutation.done = true
@@ -320,7 +325,7 @@ func (_c *EventCreate) sqlSave(ctx context.Context) (*Event, error) {
 func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 	var (
 		_node = &Event{config: _c.config}
-		_spec = sqlgraph.NewCreateSpec(event.Table, sqlgraph.NewFieldSpec(event.FieldID, field.TypeString))
+		_spec = sqlgraph.NewCreateSpec(event.Table, sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt64))
 	)
 	_spec.OnConflict = _c.conflict
 	if id, ok := _c.mutation.ID(); ok {
@@ -334,6 +339,10 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.UpdatedAt(); ok {
 		_spec.SetField(event.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
+	}
+	if value, ok := _c.mutation.PublicID(); ok {
+		_spec.SetField(event.FieldPublicID, field.TypeString, value)
+		_node.PublicID = value
 	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(event.FieldType, field.TypeString, value)
@@ -483,6 +492,9 @@ func (u *EventUpsertOne) UpdateNewValues() *EventUpsertOne {
 		if _, exists := u.create.mutation.OrganizationID(); exists {
 			s.SetIgnore(event.FieldOrganizationID)
 		}
+		if _, exists := u.create.mutation.PublicID(); exists {
+			s.SetIgnore(event.FieldPublicID)
+		}
 		if _, exists := u.create.mutation.GetType(); exists {
 			s.SetIgnore(event.FieldType)
 		}
@@ -579,12 +591,7 @@ func (u *EventUpsertOne) ExecX(ctx context.Context) {
 }
 
 // Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *EventUpsertOne) ID(ctx context.Context) (id string, err error) {
-	if u.create.driver.Dialect() == dialect.MySQL {
-		// In case of "ON CONFLICT", there is no way to get back non-numeric ID
-		// fields from the database since MySQL does not support the RETURNING clause.
-		return id, errors.New("ent: EventUpsertOne.ID is not supported by MySQL driver. Use EventUpsertOne.Exec instead")
-	}
+func (u *EventUpsertOne) ID(ctx context.Context) (id int64, err error) {
 	node, err := u.create.Save(ctx)
 	if err != nil {
 		return id, err
@@ -593,7 +600,7 @@ func (u *EventUpsertOne) ID(ctx context.Context) (id string, err error) {
 }
 
 // IDX is like ID, but panics if an error occurs.
-func (u *EventUpsertOne) IDX(ctx context.Context) string {
+func (u *EventUpsertOne) IDX(ctx context.Context) int64 {
 	id, err := u.ID(ctx)
 	if err != nil {
 		panic(err)
@@ -648,6 +655,10 @@ func (_c *EventCreateBulk) Save(ctx context.Context) ([]*Event, error) {
 					return nil, err
 				}
 				mutation.id = &nodes[i].ID
+				if specs[i].ID.Value != nil && nodes[i].ID == 0 {
+					id := specs[i].ID.Value.(int64)
+					nodes[i].ID = int64(id)
+				}
 				mutation.done = true
 				return nodes[i], nil
 			})
@@ -751,6 +762,9 @@ func (u *EventUpsertBulk) UpdateNewValues() *EventUpsertBulk {
 			}
 			if _, exists := b.mutation.OrganizationID(); exists {
 				s.SetIgnore(event.FieldOrganizationID)
+			}
+			if _, exists := b.mutation.PublicID(); exists {
+				s.SetIgnore(event.FieldPublicID)
 			}
 			if _, exists := b.mutation.GetType(); exists {
 				s.SetIgnore(event.FieldType)

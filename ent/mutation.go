@@ -12764,9 +12764,10 @@ type EventMutation struct {
 	config
 	op                  Op
 	typ                 string
-	id                  *string
+	id                  *int64
 	created_at          *time.Time
 	updated_at          *time.Time
+	public_id           *string
 	_type               *string
 	object_kind         *string
 	object_id           *string
@@ -12803,7 +12804,7 @@ func newEventMutation(c config, op Op, opts ...eventOption) *EventMutation {
 }
 
 // withEventID sets the ID field of the mutation.
-func withEventID(id string) eventOption {
+func withEventID(id int64) eventOption {
 	return func(m *EventMutation) {
 		var (
 			err   error
@@ -12855,13 +12856,13 @@ func (m EventMutation) Tx() (*Tx, error) {
 
 // SetID sets the value of the id field. Note that this
 // operation is only accepted on creation of Event entities.
-func (m *EventMutation) SetID(id string) {
+func (m *EventMutation) SetID(id int64) {
 	m.id = &id
 }
 
 // ID returns the ID value in the mutation. Note that the ID is only available
 // if it was provided to the builder or after it was returned from the database.
-func (m *EventMutation) ID() (id string, exists bool) {
+func (m *EventMutation) ID() (id int64, exists bool) {
 	if m.id == nil {
 		return
 	}
@@ -12872,12 +12873,12 @@ func (m *EventMutation) ID() (id string, exists bool) {
 // That means, if the mutation is applied within a transaction with an isolation level such
 // as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
 // or updated by the mutation.
-func (m *EventMutation) IDs(ctx context.Context) ([]string, error) {
+func (m *EventMutation) IDs(ctx context.Context) ([]int64, error) {
 	switch {
 	case m.op.Is(OpUpdateOne | OpDeleteOne):
 		id, exists := m.ID()
 		if exists {
-			return []string{id}, nil
+			return []int64{id}, nil
 		}
 		fallthrough
 	case m.op.Is(OpUpdate | OpDelete):
@@ -12993,6 +12994,42 @@ func (m *EventMutation) OldOrganizationID(ctx context.Context) (v string, err er
 // ResetOrganizationID resets all changes to the "organization_id" field.
 func (m *EventMutation) ResetOrganizationID() {
 	m.organization = nil
+}
+
+// SetPublicID sets the "public_id" field.
+func (m *EventMutation) SetPublicID(s string) {
+	m.public_id = &s
+}
+
+// PublicID returns the value of the "public_id" field in the mutation.
+func (m *EventMutation) PublicID() (r string, exists bool) {
+	v := m.public_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicID returns the old "public_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldPublicID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicID: %w", err)
+	}
+	return oldValue.PublicID, nil
+}
+
+// ResetPublicID resets all changes to the "public_id" field.
+func (m *EventMutation) ResetPublicID() {
+	m.public_id = nil
 }
 
 // SetType sets the "type" field.
@@ -13383,7 +13420,7 @@ func (m *EventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *EventMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, event.FieldCreatedAt)
 	}
@@ -13392,6 +13429,9 @@ func (m *EventMutation) Fields() []string {
 	}
 	if m.organization != nil {
 		fields = append(fields, event.FieldOrganizationID)
+	}
+	if m.public_id != nil {
+		fields = append(fields, event.FieldPublicID)
 	}
 	if m._type != nil {
 		fields = append(fields, event.FieldType)
@@ -13431,6 +13471,8 @@ func (m *EventMutation) Field(name string) (ent.Value, bool) {
 		return m.UpdatedAt()
 	case event.FieldOrganizationID:
 		return m.OrganizationID()
+	case event.FieldPublicID:
+		return m.PublicID()
 	case event.FieldType:
 		return m.GetType()
 	case event.FieldObjectKind:
@@ -13462,6 +13504,8 @@ func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldUpdatedAt(ctx)
 	case event.FieldOrganizationID:
 		return m.OldOrganizationID(ctx)
+	case event.FieldPublicID:
+		return m.OldPublicID(ctx)
 	case event.FieldType:
 		return m.OldType(ctx)
 	case event.FieldObjectKind:
@@ -13507,6 +13551,13 @@ func (m *EventMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetOrganizationID(v)
+		return nil
+	case event.FieldPublicID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicID(v)
 		return nil
 	case event.FieldType:
 		v, ok := value.(string)
@@ -13642,6 +13693,9 @@ func (m *EventMutation) ResetField(name string) error {
 		return nil
 	case event.FieldOrganizationID:
 		m.ResetOrganizationID()
+		return nil
+	case event.FieldPublicID:
+		m.ResetPublicID()
 		return nil
 	case event.FieldType:
 		m.ResetType()
@@ -50566,6 +50620,8 @@ type WebhookDeliveryMutation struct {
 	created_at          *time.Time
 	updated_at          *time.Time
 	event_id            *string
+	event_row           *int64
+	addevent_row        *int64
 	event_type          *string
 	attempts            *int
 	addattempts         *int
@@ -50870,6 +50926,76 @@ func (m *WebhookDeliveryMutation) OldEventID(ctx context.Context) (v string, err
 // ResetEventID resets all changes to the "event_id" field.
 func (m *WebhookDeliveryMutation) ResetEventID() {
 	m.event_id = nil
+}
+
+// SetEventRow sets the "event_row" field.
+func (m *WebhookDeliveryMutation) SetEventRow(i int64) {
+	m.event_row = &i
+	m.addevent_row = nil
+}
+
+// EventRow returns the value of the "event_row" field in the mutation.
+func (m *WebhookDeliveryMutation) EventRow() (r int64, exists bool) {
+	v := m.event_row
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventRow returns the old "event_row" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldEventRow(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventRow is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventRow requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventRow: %w", err)
+	}
+	return oldValue.EventRow, nil
+}
+
+// AddEventRow adds i to the "event_row" field.
+func (m *WebhookDeliveryMutation) AddEventRow(i int64) {
+	if m.addevent_row != nil {
+		*m.addevent_row += i
+	} else {
+		m.addevent_row = &i
+	}
+}
+
+// AddedEventRow returns the value that was added to the "event_row" field in this mutation.
+func (m *WebhookDeliveryMutation) AddedEventRow() (r int64, exists bool) {
+	v := m.addevent_row
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearEventRow clears the value of the "event_row" field.
+func (m *WebhookDeliveryMutation) ClearEventRow() {
+	m.event_row = nil
+	m.addevent_row = nil
+	m.clearedFields[webhookdelivery.FieldEventRow] = struct{}{}
+}
+
+// EventRowCleared returns if the "event_row" field was cleared in this mutation.
+func (m *WebhookDeliveryMutation) EventRowCleared() bool {
+	_, ok := m.clearedFields[webhookdelivery.FieldEventRow]
+	return ok
+}
+
+// ResetEventRow resets all changes to the "event_row" field.
+func (m *WebhookDeliveryMutation) ResetEventRow() {
+	m.event_row = nil
+	m.addevent_row = nil
+	delete(m.clearedFields, webhookdelivery.FieldEventRow)
 }
 
 // SetEventType sets the "event_type" field.
@@ -51411,7 +51537,7 @@ func (m *WebhookDeliveryMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WebhookDeliveryMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, webhookdelivery.FieldCreatedAt)
 	}
@@ -51426,6 +51552,9 @@ func (m *WebhookDeliveryMutation) Fields() []string {
 	}
 	if m.event_id != nil {
 		fields = append(fields, webhookdelivery.FieldEventID)
+	}
+	if m.event_row != nil {
+		fields = append(fields, webhookdelivery.FieldEventRow)
 	}
 	if m.event_type != nil {
 		fields = append(fields, webhookdelivery.FieldEventType)
@@ -51472,6 +51601,8 @@ func (m *WebhookDeliveryMutation) Field(name string) (ent.Value, bool) {
 		return m.WebhookID()
 	case webhookdelivery.FieldEventID:
 		return m.EventID()
+	case webhookdelivery.FieldEventRow:
+		return m.EventRow()
 	case webhookdelivery.FieldEventType:
 		return m.EventType()
 	case webhookdelivery.FieldAttempts:
@@ -51509,6 +51640,8 @@ func (m *WebhookDeliveryMutation) OldField(ctx context.Context, name string) (en
 		return m.OldWebhookID(ctx)
 	case webhookdelivery.FieldEventID:
 		return m.OldEventID(ctx)
+	case webhookdelivery.FieldEventRow:
+		return m.OldEventRow(ctx)
 	case webhookdelivery.FieldEventType:
 		return m.OldEventType(ctx)
 	case webhookdelivery.FieldAttempts:
@@ -51570,6 +51703,13 @@ func (m *WebhookDeliveryMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetEventID(v)
+		return nil
+	case webhookdelivery.FieldEventRow:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventRow(v)
 		return nil
 	case webhookdelivery.FieldEventType:
 		v, ok := value.(string)
@@ -51642,6 +51782,9 @@ func (m *WebhookDeliveryMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *WebhookDeliveryMutation) AddedFields() []string {
 	var fields []string
+	if m.addevent_row != nil {
+		fields = append(fields, webhookdelivery.FieldEventRow)
+	}
 	if m.addattempts != nil {
 		fields = append(fields, webhookdelivery.FieldAttempts)
 	}
@@ -51659,6 +51802,8 @@ func (m *WebhookDeliveryMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *WebhookDeliveryMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case webhookdelivery.FieldEventRow:
+		return m.AddedEventRow()
 	case webhookdelivery.FieldAttempts:
 		return m.AddedAttempts()
 	case webhookdelivery.FieldLastStatusCode:
@@ -51674,6 +51819,13 @@ func (m *WebhookDeliveryMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *WebhookDeliveryMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case webhookdelivery.FieldEventRow:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEventRow(v)
+		return nil
 	case webhookdelivery.FieldAttempts:
 		v, ok := value.(int)
 		if !ok {
@@ -51703,6 +51855,9 @@ func (m *WebhookDeliveryMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *WebhookDeliveryMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(webhookdelivery.FieldEventRow) {
+		fields = append(fields, webhookdelivery.FieldEventRow)
+	}
 	if m.FieldCleared(webhookdelivery.FieldLastStatusCode) {
 		fields = append(fields, webhookdelivery.FieldLastStatusCode)
 	}
@@ -51732,6 +51887,9 @@ func (m *WebhookDeliveryMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *WebhookDeliveryMutation) ClearField(name string) error {
 	switch name {
+	case webhookdelivery.FieldEventRow:
+		m.ClearEventRow()
+		return nil
 	case webhookdelivery.FieldLastStatusCode:
 		m.ClearLastStatusCode()
 		return nil
@@ -51769,6 +51927,9 @@ func (m *WebhookDeliveryMutation) ResetField(name string) error {
 		return nil
 	case webhookdelivery.FieldEventID:
 		m.ResetEventID()
+		return nil
+	case webhookdelivery.FieldEventRow:
+		m.ResetEventRow()
 		return nil
 	case webhookdelivery.FieldEventType:
 		m.ResetEventType()

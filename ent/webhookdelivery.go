@@ -29,6 +29,8 @@ type WebhookDelivery struct {
 	WebhookID string `json:"webhook_id,omitempty"`
 	// EventID holds the value of the "event_id" field.
 	EventID string `json:"event_id,omitempty"`
+	// EventRow holds the value of the "event_row" field.
+	EventRow *int64 `json:"event_row,omitempty"`
 	// EventType holds the value of the "event_type" field.
 	EventType string `json:"event_type,omitempty"`
 	// Attempts holds the value of the "attempts" field.
@@ -91,7 +93,7 @@ func (*WebhookDelivery) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case webhookdelivery.FieldAttempts, webhookdelivery.FieldLastStatusCode, webhookdelivery.FieldLastLatencyMs:
+		case webhookdelivery.FieldEventRow, webhookdelivery.FieldAttempts, webhookdelivery.FieldLastStatusCode, webhookdelivery.FieldLastLatencyMs:
 			values[i] = new(sql.NullInt64)
 		case webhookdelivery.FieldID, webhookdelivery.FieldOrganizationID, webhookdelivery.FieldWebhookID, webhookdelivery.FieldEventID, webhookdelivery.FieldEventType, webhookdelivery.FieldStatus, webhookdelivery.FieldLastResponse:
 			values[i] = new(sql.NullString)
@@ -147,6 +149,13 @@ func (_m *WebhookDelivery) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field event_id", values[i])
 			} else if value.Valid {
 				_m.EventID = value.String
+			}
+		case webhookdelivery.FieldEventRow:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field event_row", values[i])
+			} else if value.Valid {
+				_m.EventRow = new(int64)
+				*_m.EventRow = value.Int64
 			}
 		case webhookdelivery.FieldEventType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -267,6 +276,11 @@ func (_m *WebhookDelivery) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("event_id=")
 	builder.WriteString(_m.EventID)
+	builder.WriteString(", ")
+	if v := _m.EventRow; v != nil {
+		builder.WriteString("event_row=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("event_type=")
 	builder.WriteString(_m.EventType)

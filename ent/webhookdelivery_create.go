@@ -71,6 +71,20 @@ func (_c *WebhookDeliveryCreate) SetEventID(v string) *WebhookDeliveryCreate {
 	return _c
 }
 
+// SetEventRow sets the "event_row" field.
+func (_c *WebhookDeliveryCreate) SetEventRow(v int64) *WebhookDeliveryCreate {
+	_c.mutation.SetEventRow(v)
+	return _c
+}
+
+// SetNillableEventRow sets the "event_row" field if the given value is not nil.
+func (_c *WebhookDeliveryCreate) SetNillableEventRow(v *int64) *WebhookDeliveryCreate {
+	if v != nil {
+		_c.SetEventRow(*v)
+	}
+	return _c
+}
+
 // SetEventType sets the "event_type" field.
 func (_c *WebhookDeliveryCreate) SetEventType(v string) *WebhookDeliveryCreate {
 	_c.mutation.SetEventType(v)
@@ -392,6 +406,10 @@ func (_c *WebhookDeliveryCreate) createSpec() (*WebhookDelivery, *sqlgraph.Creat
 		_spec.SetField(webhookdelivery.FieldEventID, field.TypeString, value)
 		_node.EventID = value
 	}
+	if value, ok := _c.mutation.EventRow(); ok {
+		_spec.SetField(webhookdelivery.FieldEventRow, field.TypeInt64, value)
+		_node.EventRow = &value
+	}
 	if value, ok := _c.mutation.EventType(); ok {
 		_spec.SetField(webhookdelivery.FieldEventType, field.TypeString, value)
 		_node.EventType = value
@@ -698,6 +716,9 @@ func (u *WebhookDeliveryUpsertOne) UpdateNewValues() *WebhookDeliveryUpsertOne {
 		}
 		if _, exists := u.create.mutation.EventID(); exists {
 			s.SetIgnore(webhookdelivery.FieldEventID)
+		}
+		if _, exists := u.create.mutation.EventRow(); exists {
+			s.SetIgnore(webhookdelivery.FieldEventRow)
 		}
 		if _, exists := u.create.mutation.EventType(); exists {
 			s.SetIgnore(webhookdelivery.FieldEventType)
@@ -1109,6 +1130,9 @@ func (u *WebhookDeliveryUpsertBulk) UpdateNewValues() *WebhookDeliveryUpsertBulk
 			}
 			if _, exists := b.mutation.EventID(); exists {
 				s.SetIgnore(webhookdelivery.FieldEventID)
+			}
+			if _, exists := b.mutation.EventRow(); exists {
+				s.SetIgnore(webhookdelivery.FieldEventRow)
 			}
 			if _, exists := b.mutation.EventType(); exists {
 				s.SetIgnore(webhookdelivery.FieldEventType)

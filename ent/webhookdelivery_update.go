@@ -287,6 +287,9 @@ func (_u *WebhookDeliveryUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(webhookdelivery.FieldUpdatedAt, field.TypeTime, value)
 	}
+	if _u.mutation.EventRowCleared() {
+		_spec.ClearField(webhookdelivery.FieldEventRow, field.TypeInt64)
+	}
 	if value, ok := _u.mutation.Attempts(); ok {
 		_spec.SetField(webhookdelivery.FieldAttempts, field.TypeInt, value)
 	}
@@ -644,6 +647,9 @@ func (_u *WebhookDeliveryUpdateOne) sqlSave(ctx context.Context) (_node *Webhook
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(webhookdelivery.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.EventRowCleared() {
+		_spec.ClearField(webhookdelivery.FieldEventRow, field.TypeInt64)
 	}
 	if value, ok := _u.mutation.Attempts(); ok {
 		_spec.SetField(webhookdelivery.FieldAttempts, field.TypeInt, value)

@@ -317,7 +317,7 @@ func (r *Resolver) spaceContentUpdated(ctx context.Context, spaceID string) (<-c
 			}
 			before, _ := e.Details["revisionBefore"].(string)
 			after, _ := e.Details["revisionAfter"].(string)
-			return &model.SpaceContentUpdate{EventID: e.ID, Space: s, RevisionBefore: before, RevisionAfter: after,
+			return &model.SpaceContentUpdate{EventID: e.PublicID, Space: s, RevisionBefore: before, RevisionAfter: after,
 				ChangedPages: stringList(e.Details["pages"])}, nil
 		})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/events"
@@ -90,10 +91,10 @@ func TestEventRetention(t *testing.T) {
 	}
 }
 
-// recordedIDs are the ids of every recorded event, sorted.
+// recordedIDs are the public ids of every recorded event, sorted.
 func recordedIDs(t *testing.T, e *testenv.Env) []string {
 	t.Helper()
-	ids, err := e.Store.Client.Event.Query().IDs(accounts.System(context.Background()))
+	ids, err := e.Store.Client.Event.Query().Select(event.FieldPublicID).Strings(accounts.System(context.Background()))
 	if err != nil {
 		t.Fatal(err)
 	}

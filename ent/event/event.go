@@ -21,6 +21,8 @@ const (
 	FieldUpdatedAt = "updated_at"
 	// FieldOrganizationID holds the string denoting the organization_id field in the database.
 	FieldOrganizationID = "organization_id"
+	// FieldPublicID holds the string denoting the public_id field in the database.
+	FieldPublicID = "public_id"
 	// FieldType holds the string denoting the type field in the database.
 	FieldType = "type"
 	// FieldObjectKind holds the string denoting the object_kind field in the database.
@@ -56,6 +58,7 @@ var Columns = []string{
 	FieldCreatedAt,
 	FieldUpdatedAt,
 	FieldOrganizationID,
+	FieldPublicID,
 	FieldType,
 	FieldObjectKind,
 	FieldObjectID,
@@ -92,6 +95,10 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
 	OrganizationIDValidator func(string) error
+	// DefaultPublicID holds the default value on creation for the "public_id" field.
+	DefaultPublicID func() string
+	// PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
+	PublicIDValidator func(string) error
 	// TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	TypeValidator func(string) error
 	// ObjectKindValidator is a validator for the "object_kind" field. It is called by the builders before save.
@@ -106,10 +113,6 @@ var (
 	ActorIDValidator func(string) error
 	// DefaultDispatched holds the default value on creation for the "dispatched" field.
 	DefaultDispatched bool
-	// DefaultID holds the default value on creation for the "id" field.
-	DefaultID func() string
-	// IDValidator is a validator for the "id" field. It is called by the builders before save.
-	IDValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the Event queries.
@@ -133,6 +136,11 @@ func ByUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByOrganizationID orders the results by the organization_id field.
 func ByOrganizationID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldOrganizationID, opts...).ToFunc()
+}
+
+// ByPublicID orders the results by the public_id field.
+func ByPublicID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPublicID, opts...).ToFunc()
 }
 
 // ByType orders the results by the type field.

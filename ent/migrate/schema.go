@@ -663,9 +663,10 @@ var (
 	}
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
-		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "id", Type: field.TypeInt64, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "public_id", Type: field.TypeString, Size: 64},
 		{Name: "type", Type: field.TypeString, Size: 64},
 		{Name: "object_kind", Type: field.TypeString, Size: 32},
 		{Name: "object_id", Type: field.TypeString, Size: 64},
@@ -684,7 +685,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "events_organizations_organization",
-				Columns:    []*schema.Column{EventsColumns[11]},
+				Columns:    []*schema.Column{EventsColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -693,7 +694,7 @@ var (
 			{
 				Name:    "event_dispatched_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[10], EventsColumns[1]},
+				Columns: []*schema.Column{EventsColumns[11], EventsColumns[1]},
 			},
 		},
 	}
@@ -2389,6 +2390,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "event_id", Type: field.TypeString},
+		{Name: "event_row", Type: field.TypeInt64, Nullable: true},
 		{Name: "event_type", Type: field.TypeString, Size: 64},
 		{Name: "attempts", Type: field.TypeInt, Default: 0},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed"}, Default: "pending"},
@@ -2409,13 +2411,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "webhook_deliveries_organizations_organization",
-				Columns:    []*schema.Column{WebhookDeliveriesColumns[13]},
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[14]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "webhook_deliveries_webhooks_webhook",
-				Columns:    []*schema.Column{WebhookDeliveriesColumns[14]},
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[15]},
 				RefColumns: []*schema.Column{WebhooksColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -2424,17 +2426,17 @@ var (
 			{
 				Name:    "webhookdelivery_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[13]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[14]},
 			},
 			{
 				Name:    "webhookdelivery_webhook_id_event_id",
 				Unique:  true,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[14], WebhookDeliveriesColumns[3]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[15], WebhookDeliveriesColumns[3]},
 			},
 			{
 				Name:    "webhookdelivery_webhook_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[14], WebhookDeliveriesColumns[1]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[15], WebhookDeliveriesColumns[1]},
 			},
 		},
 	}

@@ -950,7 +950,7 @@ func init() {
 		}
 	}()
 	eventMixin := schema.Event{}.Mixin()
-	event.Policy = privacy.NewPolicies(eventMixin[0], schema.Event{})
+	event.Policy = privacy.NewPolicies(schema.Event{})
 	event.Hooks[0] = func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if err := event.Policy.EvalMutation(ctx, m); err != nil {
@@ -963,26 +963,44 @@ func init() {
 	_ = eventMixinFields0
 	eventMixinFields1 := eventMixin[1].Fields()
 	_ = eventMixinFields1
-	eventMixinFields2 := eventMixin[2].Fields()
-	_ = eventMixinFields2
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
 	// eventDescCreatedAt is the schema descriptor for created_at field.
-	eventDescCreatedAt := eventMixinFields1[0].Descriptor()
+	eventDescCreatedAt := eventMixinFields0[0].Descriptor()
 	// event.DefaultCreatedAt holds the default value on creation for the created_at field.
 	event.DefaultCreatedAt = eventDescCreatedAt.Default.(func() time.Time)
 	// eventDescUpdatedAt is the schema descriptor for updated_at field.
-	eventDescUpdatedAt := eventMixinFields1[1].Descriptor()
+	eventDescUpdatedAt := eventMixinFields0[1].Descriptor()
 	// event.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	event.DefaultUpdatedAt = eventDescUpdatedAt.Default.(func() time.Time)
 	// event.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	event.UpdateDefaultUpdatedAt = eventDescUpdatedAt.UpdateDefault.(func() time.Time)
 	// eventDescOrganizationID is the schema descriptor for organization_id field.
-	eventDescOrganizationID := eventMixinFields2[0].Descriptor()
+	eventDescOrganizationID := eventMixinFields1[0].Descriptor()
 	// event.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
 	event.OrganizationIDValidator = eventDescOrganizationID.Validators[0].(func(string) error)
+	// eventDescPublicID is the schema descriptor for public_id field.
+	eventDescPublicID := eventFields[1].Descriptor()
+	// event.DefaultPublicID holds the default value on creation for the public_id field.
+	event.DefaultPublicID = eventDescPublicID.Default.(func() string)
+	// event.PublicIDValidator is a validator for the "public_id" field. It is called by the builders before save.
+	event.PublicIDValidator = func() func(string) error {
+		validators := eventDescPublicID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(public_id string) error {
+			for _, fn := range fns {
+				if err := fn(public_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// eventDescType is the schema descriptor for type field.
-	eventDescType := eventFields[0].Descriptor()
+	eventDescType := eventFields[2].Descriptor()
 	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	event.TypeValidator = func() func(string) error {
 		validators := eventDescType.Validators
@@ -1000,7 +1018,7 @@ func init() {
 		}
 	}()
 	// eventDescObjectKind is the schema descriptor for object_kind field.
-	eventDescObjectKind := eventFields[1].Descriptor()
+	eventDescObjectKind := eventFields[3].Descriptor()
 	// event.ObjectKindValidator is a validator for the "object_kind" field. It is called by the builders before save.
 	event.ObjectKindValidator = func() func(string) error {
 		validators := eventDescObjectKind.Validators
@@ -1018,7 +1036,7 @@ func init() {
 		}
 	}()
 	// eventDescObjectID is the schema descriptor for object_id field.
-	eventDescObjectID := eventFields[2].Descriptor()
+	eventDescObjectID := eventFields[4].Descriptor()
 	// event.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
 	event.ObjectIDValidator = func() func(string) error {
 		validators := eventDescObjectID.Validators
@@ -1036,41 +1054,21 @@ func init() {
 		}
 	}()
 	// eventDescSpaceID is the schema descriptor for space_id field.
-	eventDescSpaceID := eventFields[3].Descriptor()
+	eventDescSpaceID := eventFields[5].Descriptor()
 	// event.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
 	event.SpaceIDValidator = eventDescSpaceID.Validators[0].(func(string) error)
 	// eventDescSiteID is the schema descriptor for site_id field.
-	eventDescSiteID := eventFields[4].Descriptor()
+	eventDescSiteID := eventFields[6].Descriptor()
 	// event.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
 	event.SiteIDValidator = eventDescSiteID.Validators[0].(func(string) error)
 	// eventDescActorID is the schema descriptor for actor_id field.
-	eventDescActorID := eventFields[5].Descriptor()
+	eventDescActorID := eventFields[7].Descriptor()
 	// event.ActorIDValidator is a validator for the "actor_id" field. It is called by the builders before save.
 	event.ActorIDValidator = eventDescActorID.Validators[0].(func(string) error)
 	// eventDescDispatched is the schema descriptor for dispatched field.
-	eventDescDispatched := eventFields[7].Descriptor()
+	eventDescDispatched := eventFields[9].Descriptor()
 	// event.DefaultDispatched holds the default value on creation for the dispatched field.
 	event.DefaultDispatched = eventDescDispatched.Default.(bool)
-	// eventDescID is the schema descriptor for id field.
-	eventDescID := eventMixinFields0[0].Descriptor()
-	// event.DefaultID holds the default value on creation for the id field.
-	event.DefaultID = eventDescID.Default.(func() string)
-	// event.IDValidator is a validator for the "id" field. It is called by the builders before save.
-	event.IDValidator = func() func(string) error {
-		validators := eventDescID.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(id string) error {
-			for _, fn := range fns {
-				if err := fn(id); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
 	fileblob.Policy = privacy.NewPolicies(schema.FileBlob{})
 	fileblob.Hooks[0] = func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
@@ -4168,7 +4166,7 @@ func init() {
 	// webhookdelivery.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
 	webhookdelivery.EventIDValidator = webhookdeliveryDescEventID.Validators[0].(func(string) error)
 	// webhookdeliveryDescEventType is the schema descriptor for event_type field.
-	webhookdeliveryDescEventType := webhookdeliveryFields[2].Descriptor()
+	webhookdeliveryDescEventType := webhookdeliveryFields[3].Descriptor()
 	// webhookdelivery.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
 	webhookdelivery.EventTypeValidator = func() func(string) error {
 		validators := webhookdeliveryDescEventType.Validators
@@ -4186,11 +4184,11 @@ func init() {
 		}
 	}()
 	// webhookdeliveryDescAttempts is the schema descriptor for attempts field.
-	webhookdeliveryDescAttempts := webhookdeliveryFields[3].Descriptor()
+	webhookdeliveryDescAttempts := webhookdeliveryFields[4].Descriptor()
 	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
 	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.(int)
 	// webhookdeliveryDescLastResponse is the schema descriptor for last_response field.
-	webhookdeliveryDescLastResponse := webhookdeliveryFields[8].Descriptor()
+	webhookdeliveryDescLastResponse := webhookdeliveryFields[9].Descriptor()
 	// webhookdelivery.LastResponseValidator is a validator for the "last_response" field. It is called by the builders before save.
 	webhookdelivery.LastResponseValidator = webhookdeliveryDescLastResponse.Validators[0].(func(string) error)
 	// webhookdeliveryDescID is the schema descriptor for id field.

@@ -6,6 +6,8 @@ import (
 	"entgo.io/ent/schema/index"
 
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/internal/id"
 )
 
 // Event is a change to an organization's objects, recorded in the transaction that makes the
@@ -14,16 +16,24 @@ import (
 // undispatched events to the organization's webhooks and marks them dispatched.
 type Event struct{ ent.Schema }
 
-// Mixin of Event. Ids are ordered: every write records an event, and an insert at the end of
-// the ids' index costs less than one at a random page (decision 511). organization_id has no
-// index: the dispatcher reads events by dispatched and time alone.
+// Mixin of Event. organization_id has no index: the dispatcher reads events by dispatched and
+// time alone.
 func (Event) Mixin() []ent.Mixin {
-	return []ent.Mixin{IDMixin{Ordered: true}, TimeMixin{}, OrgMixin{Unindexed: true}}
+	return []ent.Mixin{TimeMixin{}, OrgMixin{Unindexed: true}}
 }
 
 // Fields of Event.
 func (Event) Fields() []ent.Field {
 	return []ent.Field{
+		// id is the event's row, an integer the database assigns (never reused: AUTOINCREMENT on
+		// SQLite, an identity on PostgreSQL) and never shown: every write records an event, and a
+		// table keyed by an integer is one b-tree where a text key adds an index (decision 536).
+		field.Int64("id").Immutable(),
+		// public_id is the event's stable id as webhooks, deliveries and subscribers see it:
+		// unguessable, ordered by time (id.Ordered), and not indexed — nothing looks an event up
+		// by it. A row number shown outside would tell every organization the server's rate of
+		// events.
+		field.String("public_id").DefaultFunc(id.Ordered).Immutable().NotEmpty().MaxLen(64),
 		// type is the event's type, resource.action in snake case ("space.created").
 		field.String("type").Immutable().NotEmpty().MaxLen(64),
 		// object_kind and object_id name the object the event is about.
@@ -51,7 +61,7 @@ func (Event) Indexes() []ent.Index {
 // by opting in to it.
 func (Event) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{privacy.AlwaysDenyRule()},
-		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.AllowIfSystem(), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowIfSystem(), privacy.AlwaysDenyRule()},
 	}
 }

@@ -18,21 +18,13 @@ import (
 // PostgreSQL keeps, so a time read back compares equal to the one written on both databases.
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
-// IDMixin gives an entity a random, unguessable string id (internal/id); Ordered ones begin with
-// the time they were made in, for tables written at a high rate (id.Ordered).
-type IDMixin struct {
-	mixin.Schema
-	Ordered bool
-}
+// IDMixin gives an entity a random, unguessable string id (internal/id).
+type IDMixin struct{ mixin.Schema }
 
 // Fields of IDMixin.
-func (m IDMixin) Fields() []ent.Field {
-	newID := id.New
-	if m.Ordered {
-		newID = id.Ordered
-	}
+func (IDMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("id").DefaultFunc(newID).Immutable().NotEmpty().MaxLen(64),
+		field.String("id").DefaultFunc(id.New).Immutable().NotEmpty().MaxLen(64),
 	}
 }
 

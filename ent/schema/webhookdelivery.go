@@ -23,7 +23,10 @@ func (WebhookDelivery) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeM
 func (WebhookDelivery) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("webhook_id").Immutable().NotEmpty(),
+		// event_id is the event's public id; event_row its row (events.id), by which the delivery
+		// reads it, until the retention purges the event after its deliveries ended.
 		field.String("event_id").Immutable().NotEmpty(),
+		field.Int64("event_row").Optional().Nillable().Immutable(),
 		field.String("event_type").Immutable().NotEmpty().MaxLen(64),
 		field.Int("attempts").Default(0),
 		field.Enum("status").Values("pending", "succeeded", "failed").Default("pending"),

@@ -26,6 +26,8 @@ const (
 	FieldWebhookID = "webhook_id"
 	// FieldEventID holds the string denoting the event_id field in the database.
 	FieldEventID = "event_id"
+	// FieldEventRow holds the string denoting the event_row field in the database.
+	FieldEventRow = "event_row"
 	// FieldEventType holds the string denoting the event_type field in the database.
 	FieldEventType = "event_type"
 	// FieldAttempts holds the string denoting the attempts field in the database.
@@ -74,6 +76,7 @@ var Columns = []string{
 	FieldOrganizationID,
 	FieldWebhookID,
 	FieldEventID,
+	FieldEventRow,
 	FieldEventType,
 	FieldAttempts,
 	FieldStatus,
@@ -185,6 +188,11 @@ func ByWebhookID(opts ...sql.OrderTermOption) OrderOption {
 // ByEventID orders the results by the event_id field.
 func ByEventID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEventID, opts...).ToFunc()
+}
+
+// ByEventRow orders the results by the event_row field.
+func ByEventRow(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEventRow, opts...).ToFunc()
 }
 
 // ByEventType orders the results by the event_type field.

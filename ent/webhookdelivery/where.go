@@ -90,6 +90,11 @@ func EventID(v string) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldEQ(FieldEventID, v))
 }
 
+// EventRow applies equality check predicate on the "event_row" field. It's identical to EventRowEQ.
+func EventRow(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldEQ(FieldEventRow, v))
+}
+
 // EventType applies equality check predicate on the "event_type" field. It's identical to EventTypeEQ.
 func EventType(v string) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldEQ(FieldEventType, v))
@@ -403,6 +408,56 @@ func EventIDEqualFold(v string) predicate.WebhookDelivery {
 // EventIDContainsFold applies the ContainsFold predicate on the "event_id" field.
 func EventIDContainsFold(v string) predicate.WebhookDelivery {
 	return predicate.WebhookDelivery(sql.FieldContainsFold(FieldEventID, v))
+}
+
+// EventRowEQ applies the EQ predicate on the "event_row" field.
+func EventRowEQ(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldEQ(FieldEventRow, v))
+}
+
+// EventRowNEQ applies the NEQ predicate on the "event_row" field.
+func EventRowNEQ(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldNEQ(FieldEventRow, v))
+}
+
+// EventRowIn applies the In predicate on the "event_row" field.
+func EventRowIn(vs ...int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldIn(FieldEventRow, vs...))
+}
+
+// EventRowNotIn applies the NotIn predicate on the "event_row" field.
+func EventRowNotIn(vs ...int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldNotIn(FieldEventRow, vs...))
+}
+
+// EventRowGT applies the GT predicate on the "event_row" field.
+func EventRowGT(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldGT(FieldEventRow, v))
+}
+
+// EventRowGTE applies the GTE predicate on the "event_row" field.
+func EventRowGTE(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldGTE(FieldEventRow, v))
+}
+
+// EventRowLT applies the LT predicate on the "event_row" field.
+func EventRowLT(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldLT(FieldEventRow, v))
+}
+
+// EventRowLTE applies the LTE predicate on the "event_row" field.
+func EventRowLTE(v int64) predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldLTE(FieldEventRow, v))
+}
+
+// EventRowIsNil applies the IsNil predicate on the "event_row" field.
+func EventRowIsNil() predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldIsNull(FieldEventRow))
+}
+
+// EventRowNotNil applies the NotNil predicate on the "event_row" field.
+func EventRowNotNil() predicate.WebhookDelivery {
+	return predicate.WebhookDelivery(sql.FieldNotNull(FieldEventRow))
 }
 
 // EventTypeEQ applies the EQ predicate on the "event_type" field.

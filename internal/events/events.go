@@ -5,8 +5,10 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,7 +17,6 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/text"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -129,9 +130,10 @@ func RecordAside(ctx context.Context, client *ent.Client, e Event) (*ent.Event, 
 	return record(ctx, client, e, true)
 }
 
-// record writes e through client and, when it is an administrative action, its audit entry.
-func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (*ent.Event, error) {
-	saved, err := insert(ctx, client, e, dispatched)
+// record writes e through client and, when it is an administrative action, its audit entry. The
+// event an aside record returns carries its row's number, which its delivery reads it by.
+func record(ctx context.Context, client *ent.Client, e Event, aside bool) (*ent.Event, error) {
+	saved, err := insert(ctx, client, e, aside, aside)
 	if err != nil {
 		return nil, err
 	}
@@ -142,21 +144,22 @@ func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (
 	return saved, err
 }
 
-// insertStatement writes one event. Every write records an event, so recording is one statement
-// through ent's ExecContext rather than ent's create, whose builder, spec and hooks cost as much
-// processor time as the insert itself (decision 510). $n placeholders read the same on both
-// databases.
-var insertStatement = "INSERT INTO " + event.Table + " (" + strings.Join([]string{event.FieldID,
+// insertStatement writes one event; the database numbers it. Every write records an event, so
+// recording is one statement through ent's ExecContext rather than ent's create, whose builder,
+// spec and hooks cost as much processor time as the insert itself (decision 510). $n
+// placeholders read the same on both databases.
+var insertStatement = "INSERT INTO " + event.Table + " (" + strings.Join([]string{event.FieldPublicID,
 	event.FieldCreatedAt, event.FieldUpdatedAt, event.FieldOrganizationID, event.FieldType,
 	event.FieldObjectKind, event.FieldObjectID, event.FieldSpaceID, event.FieldSiteID,
 	event.FieldActorID, event.FieldDetails, event.FieldDispatched}, ", ") +
 	") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
 
 // insert checks e as ent's create would — the schema's generated defaults and validators, and the
-// text check every write passes (internal/store) — and writes it. No privacy rule applies: only
-// this package writes events.
-func insert(ctx context.Context, client *ent.Client, e Event, dispatched bool) (*ent.Event, error) {
-	row := &ent.Event{ID: event.DefaultID(), CreatedAt: event.DefaultCreatedAt(), OrganizationID: e.Organization,
+// text check every write passes (internal/store) — and writes it; with numbered, the row returned
+// carries the number the database gave it (RETURNING, read by both databases). No privacy rule
+// applies: only this package writes events.
+func insert(ctx context.Context, client *ent.Client, e Event, dispatched, numbered bool) (*ent.Event, error) {
+	row := &ent.Event{PublicID: event.DefaultPublicID(), CreatedAt: event.DefaultCreatedAt(), OrganizationID: e.Organization,
 		Type: e.Type, ObjectKind: e.ObjectKind, ObjectID: e.ObjectID, SpaceID: e.Space, SiteID: e.Site,
 		Details: e.Details, Dispatched: dispatched}
 	if row.Details == nil {
@@ -170,9 +173,21 @@ func insert(ctx context.Context, client *ent.Client, e Event, dispatched bool) (
 	if err != nil {
 		return nil, err
 	}
-	_, err = client.ExecContext(ctx, insertStatement, row.ID, row.CreatedAt, row.UpdatedAt, row.OrganizationID,
-		row.Type, row.ObjectKind, row.ObjectID, row.SpaceID, row.SiteID, row.ActorID, details, row.Dispatched)
-	return row, err
+	values := []any{row.PublicID, row.CreatedAt, row.UpdatedAt, row.OrganizationID, row.Type, row.ObjectKind,
+		row.ObjectID, row.SpaceID, row.SiteID, row.ActorID, details, row.Dispatched}
+	if !numbered {
+		_, err = client.ExecContext(ctx, insertStatement, values...)
+		return row, err
+	}
+	rows, err := client.QueryContext(ctx, insertStatement+" RETURNING "+event.FieldID, values...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return nil, cmp.Or(rows.Err(), errors.New("event: the insert returned no id"))
+	}
+	return row, rows.Scan(&row.ID)
 }
 
 // checkRow validates row's fields and returns its details as JSON.
@@ -200,10 +215,7 @@ func checkRow(row *ent.Event) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("event: details: %w", err)
 	}
-	if err := text.CheckJSON(details); err != nil {
-		return nil, apperr.Invalidf("details: %s", apperr.As(err).Message)
-	}
-	return details, nil
+	return details, text.CheckField(event.FieldDetails, details)
 }
 
 // audited are the event types that are administrative actions, and their audit action.
@@ -262,7 +274,7 @@ type Object struct {
 // PayloadOf is the payload of a recorded event.
 func PayloadOf(e *ent.Event) Payload {
 	return Payload{Type: e.Type, Timestamp: e.CreatedAt, Data: Data{
-		ID: e.ID, Organization: e.OrganizationID, Object: Object{Kind: e.ObjectKind, ID: e.ObjectID},
+		ID: e.PublicID, Organization: e.OrganizationID, Object: Object{Kind: e.ObjectKind, ID: e.ObjectID},
 		Space: orNull(e.SpaceID), Site: orNull(e.SiteID), Actor: orNull(e.ActorID), Details: e.Details,
 	}}
 }

@@ -124,7 +124,7 @@ func (f *Feed) Wake() {
 func (f *Feed) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	t := &tail{at: now, floor: now, seen: map[string]time.Time{}}
+	t := &tail{at: now, floor: now, seen: map[int64]time.Time{}}
 	f.stop, f.done = cancel, make(chan struct{})
 	var listening sync.WaitGroup
 	if f.listen != nil {
@@ -165,9 +165,9 @@ func (f *Feed) run(ctx context.Context, t *tail) {
 // feed's start (nothing before it is read), and the events read within lookback of the last.
 type tail struct {
 	at    time.Time
-	id    string
+	id    int64
 	floor time.Time
-	seen  map[string]time.Time
+	seen  map[int64]time.Time
 }
 
 // read hands on the events committed since the last read; with sweep, also those of the
@@ -211,7 +211,7 @@ func (f *Feed) sweep(ctx context.Context, t *tail) error {
 	if err != nil {
 		return err
 	}
-	var late []string
+	var late []int64
 	for _, id := range ids {
 		if _, ok := t.seen[id]; !ok {
 			late = append(late, id)

@@ -34,8 +34,9 @@ func Purge(ctx context.Context, client *ent.Client, now time.Time) (int, error) 
 	for {
 		n := 0
 		err := txn.Run(sys, client, func(tx *ent.Tx) error {
-			ids, err := tx.Event.Query().Where(old...).Order(event.ByID()).Limit(purgeBatch).
-				Select(event.FieldID).Modify(skipLocked).Strings(sys)
+			var ids []int64
+			err := tx.Event.Query().Where(old...).Order(event.ByID()).Limit(purgeBatch).
+				Select(event.FieldID).Modify(skipLocked).Scan(sys, &ids)
 			if err != nil || len(ids) == 0 {
 				return err
 			}
@@ -49,12 +50,16 @@ func Purge(ctx context.Context, client *ent.Client, now time.Time) (int, error) 
 	}
 }
 
-// Keep locks the event id until client's transaction ends (PostgreSQL; SQLite's one writer
-// serializes) and reports whether it is still kept: a delivery made pending again in that
-// transaction then keeps it from Purge.
-func Keep(ctx context.Context, client *ent.Client, id string) (bool, error) {
-	ids, err := client.Event.Query().Where(event.ID(id)).Select(event.FieldID).Modify(txn.ForUpdate).
-		Strings(privacy.DecisionContext(ctx, privacy.Allow))
+// Keep locks the event of row until client's transaction ends (PostgreSQL; SQLite's one writer
+// serializes) and reports whether it is still kept (a nil row is not): a delivery made pending
+// again in that transaction then keeps it from Purge.
+func Keep(ctx context.Context, client *ent.Client, row *int64) (bool, error) {
+	if row == nil {
+		return false, nil
+	}
+	var ids []int64
+	err := client.Event.Query().Where(event.ID(*row)).Select(event.FieldID).Modify(txn.ForUpdate).
+		Scan(privacy.DecisionContext(ctx, privacy.Allow), &ids)
 	return len(ids) > 0, err
 }
 
@@ -62,7 +67,7 @@ func Keep(ctx context.Context, client *ent.Client, id string) (bool, error) {
 func noPendingDelivery(s *sql.Selector) {
 	d := sql.Table(webhookdelivery.Table)
 	s.Where(sql.NotExists(sql.Select(d.C(webhookdelivery.FieldID)).From(d).Where(sql.And(
-		sql.ColumnsEQ(d.C(webhookdelivery.FieldEventID), s.C(event.FieldID)),
+		sql.ColumnsEQ(d.C(webhookdelivery.FieldEventRow), s.C(event.FieldID)),
 		sql.EQ(d.C(webhookdelivery.FieldStatus), webhookdelivery.StatusPending.String()),
 	))))
 }

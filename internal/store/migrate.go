@@ -71,17 +71,25 @@ func migrateSchema(ctx context.Context, drv dialect.Driver) error {
 	return migrateAll(ctx, writer, conn, want)
 }
 
-// migrateAll runs ent's migration (dropping indexes of its tables it no longer declares), then
+// migrateAll runs ent's migration (dropping indexes of its tables it no longer declares; events
+// keyed by text set aside before it and moved back after it, moveTextKeyedEvents), then
 // the search index's and the rate limit counters' through db, then resolves the levels of content
 // written before resolved levels were stored (rule.ResolveAllLevels), and last stores the
 // fingerprint: a migration cut short runs again.
 func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerier, fingerprint string) error {
+	postgres := writer.Dialect() == dialect.Postgres
+	if err := setAsideTextKeyedEvents(ctx, db, postgres); err != nil {
+		return err
+	}
 	// Indexes the schema no longer declares are dropped (decision 333 replaced one): left in place
 	// they would cost every write and could still be chosen by the planner.
 	if err := migrate.NewSchema(writer).Create(ctx, schema.WithDropIndex(true)); err != nil {
 		return fmt.Errorf("migrate the database schema: %w", err)
 	}
-	if err := migrateRaw(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
+	if err := moveTextKeyedEvents(ctx, writer); err != nil {
+		return err
+	}
+	if err := migrateRaw(ctx, db, postgres); err != nil {
 		return err
 	}
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/text"
 )
 
@@ -38,21 +37,13 @@ func checkValue(name string, v ent.Value) error {
 			}
 		}
 	case json.RawMessage:
-		return fieldJSON(name, v)
+		return text.CheckField(name, v)
 	case map[string]any:
 		b, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}
-		return fieldJSON(name, b)
-	}
-	return nil
-}
-
-// fieldJSON checks a JSON value, its message naming the field before the path inside it.
-func fieldJSON(name string, b []byte) error {
-	if err := text.CheckJSON(b); err != nil {
-		return apperr.Invalidf("%s: %s", name, apperr.As(err).Message)
+		return text.CheckField(name, b)
 	}
 	return nil
 }

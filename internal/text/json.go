@@ -28,6 +28,15 @@ func CheckJSON(body []byte) error {
 	return Check("request body", string(body))
 }
 
+// CheckField checks a field's JSON value as CheckJSON does, its message naming the field before
+// the path inside the value.
+func CheckField(name string, value []byte) error {
+	if err := CheckJSON(value); err != nil {
+		return apperr.Invalidf("%s: %s", name, apperr.As(err).Message)
+	}
+	return nil
+}
+
 // maxDepth is encoding/json's bound on nesting, which keeps a walk's path small.
 const maxDepth = 10000
 

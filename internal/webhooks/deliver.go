@@ -83,7 +83,10 @@ func (d *Deliverer) Run(ctx context.Context, j *jobs.Job) (time.Time, error) {
 // SSRF guard, without following redirects. An error is what a retry of the job may mend (the
 // database); the receiver's failures are the attempt's.
 func (d *Deliverer) send(ctx context.Context, w *ent.Webhook, dl *ent.WebhookDelivery) (attempt, error) {
-	e, err := d.Client.Event.Get(ctx, dl.EventID)
+	if dl.EventRow == nil {
+		return attempt{response: "its event was removed (the events' retention)"}, nil
+	}
+	e, err := d.Client.Event.Get(ctx, *dl.EventRow)
 	if err != nil {
 		return attempt{}, err
 	}
@@ -98,9 +101,9 @@ func (d *Deliverer) send(ctx context.Context, w *ent.Webhook, dl *ent.WebhookDel
 	at := d.Now()
 	header := http.Header{}
 	header.Set("Content-Type", "application/json")
-	header.Set("webhook-id", e.ID)
+	header.Set("webhook-id", e.PublicID)
 	header.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
-	header.Set("webhook-signature", Signature(keys, e.ID, at, body))
+	header.Set("webhook-signature", Signature(keys, e.PublicID, at, body))
 	u, err := url.Parse(w.URL)
 	if err != nil {
 		return attempt{response: "the URL does not parse"}, nil

@@ -74,7 +74,7 @@ func (d *Dispatcher) Run(ctx context.Context, j *jobs.Job) (time.Time, error) {
 				return err
 			}
 		}
-		ids := make([]string, len(batch))
+		ids := make([]int64, len(batch))
 		for i, e := range batch {
 			ids[i] = e.ID
 		}
@@ -127,14 +127,14 @@ func wants(w *ent.Webhook, e *ent.Event) bool {
 // after a lost lease finds it made) and the job that delivers it, due at now.
 func createDelivery(ctx context.Context, client *ent.Client, w *ent.Webhook, e *ent.Event, now time.Time) (*ent.WebhookDelivery, error) {
 	err := client.WebhookDelivery.Create().SetOrganizationID(w.OrganizationID).SetWebhookID(w.ID).
-		SetEventID(e.ID).SetEventType(e.Type).SetNextAttemptAt(now).SetRetryUntil(now.Add(retryWindow)).
+		SetEventID(e.PublicID).SetEventRow(e.ID).SetEventType(e.Type).SetNextAttemptAt(now).SetRetryUntil(now.Add(retryWindow)).
 		OnConflict(sql.ConflictColumns(webhookdelivery.FieldWebhookID, webhookdelivery.FieldEventID)).Ignore().
 		Exec(system(ctx))
 	if err != nil && !txn.SkippedUpsert(err) {
 		return nil, err
 	}
 	dl, err := client.WebhookDelivery.Query().
-		Where(webhookdelivery.WebhookID(w.ID), webhookdelivery.EventID(e.ID)).Only(system(ctx))
+		Where(webhookdelivery.WebhookID(w.ID), webhookdelivery.EventID(e.PublicID)).Only(system(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -212,7 +212,7 @@ func (svc *Service) Redeliver(ctx context.Context, orgID, webhookID, deliveryID 
 	}
 	now := svc.Now(ctx)
 	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
-		if kept, err := events.Keep(ctx, tx.Client(), d.EventID); err != nil || !kept {
+		if kept, err := events.Keep(ctx, tx.Client(), d.EventRow); err != nil || !kept {
 			return cmp.Or(err, error(apperr.Conflictf("delivery %s: its event was removed %d days after it was recorded (the events' retention), so it cannot be delivered again",
 				d.ID, int(events.Retention.Hours()/24))))
 		}
