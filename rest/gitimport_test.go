@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -287,4 +288,49 @@ func commitOf(t *testing.T, repo *git.Repository, hash string) *object.Commit {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestGitRevisionCommitsReadTogether reads Revision.git of a history's revisions with one
+// statement, however many revisions name a commit.
+func TestGitRevisionCommitsReadTogether(t *testing.T) {
+	f := newGitFixture(t)
+	exported := gitrepo.Files(t, f.url)
+	for i := range 2 {
+		md := strings.Replace(exported["api.md"], "Endpoints.", fmt.Sprintf("Endpoints, push %d.", i), 1)
+		gitrepo.Push(t, f.url, map[string]string{"api.md": md}, fmt.Sprintf("Push %d", i))
+		f.sync(t)
+	}
+	var got struct {
+		Space struct {
+			History struct {
+				Edges []struct {
+					Node struct {
+						ID  string
+						Git *struct{ Oid string }
+					}
+				}
+			}
+		}
+	}
+	sent := f.e.StatementsSent(func() {
+		g := f.e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { history(first: 10) { edges { node { id git { oid } } } } } }`,
+			map[string]any{"s": f.space})
+		if err := json.Unmarshal(g.Data, &got); err != nil || len(g.Errors) > 0 {
+			t.Fatalf("history: %s %v", g.Data, g.Errors)
+		}
+	})
+	reads, named := 0, 0
+	for _, q := range sent {
+		if strings.Contains(q, "git_commits") {
+			reads++
+		}
+	}
+	for _, e := range got.Space.History.Edges {
+		if e.Node.Git != nil {
+			named++
+		}
+	}
+	if named != 3 || reads != 1 {
+		t.Fatalf("%d revisions name a commit, read with %d statements: %+v", named, reads, got)
+	}
 }

@@ -610,12 +610,14 @@ func SchedulePoll(ctx context.Context, client *ent.Client, now time.Time) error 
 	return jobs.Ensure(ctx, client, PollJob, "all", now)
 }
 
-// CommitOf is the git commit a revision went with (exported to or imported from), nil for none.
-// The viewer's read of the revision decided the access already; the commit's policy repeats it.
-func (svc *Service) CommitOf(ctx context.Context, revisionID string) (*ent.GitCommit, error) {
-	c, err := svc.Client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
+// CommitsOf are the git commits revisions went with (exported to or imported from), by revision
+// id; a revision without one is absent. The viewer's read of the revisions decided the access
+// already; the commits' policy repeats it.
+func CommitsOf(ctx context.Context, client *ent.Client, revisionIDs []string) (map[string]*ent.GitCommit, error) {
+	commits, err := client.GitCommit.Query().Where(gitcommit.RevisionIDIn(revisionIDs...)).All(ctx)
+	out := make(map[string]*ent.GitCommit, len(commits))
+	for _, c := range commits {
+		out[c.RevisionID] = c
 	}
-	return c, err
+	return out, err
 }

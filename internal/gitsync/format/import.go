@@ -281,7 +281,8 @@ func sameEntry(a, b tree.Entry) bool {
 // one has nil data). Each changed page is read again (importer.Reread: its title the one
 // SUMMARY.md gives it, which is the base's, its links resolved by base's layout) and each
 // changed file takes the new bytes; nothing else is read. ok is false when the commit changes
-// anything else under the root folder (a page added, removed or renamed, the table of contents):
+// anything else under the root folder that the importer reads (a page added, removed or renamed,
+// the table of contents):
 // Import, reading the whole repository, lays it then. Files outside the root folder are not
 // the content's.
 func Reimport(base Space, changed []importer.Upload, env edit.Env) (*Imported, bool, error) {
@@ -299,6 +300,7 @@ func Reimport(base Space, changed []importer.Upload, env edit.Env) (*Imported, b
 		id, page := pageAt[f.Path]
 		fileID, file := fileAt[f.Path]
 		switch {
+		case !page && !file && importer.Skipped(f.Path): // a hidden file the importer does not read
 		case f.Data == nil || f.Path == Summary || !page && !file:
 			return nil, false, nil
 		case page:
