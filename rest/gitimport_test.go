@@ -334,3 +334,24 @@ func TestGitRevisionCommitsReadTogether(t *testing.T) {
 		t.Fatalf("%d revisions name a commit, read with %d statements: %+v", named, reads, got)
 	}
 }
+
+// TestGitExportKeepsAPersonsFiles exports a merge after a person's push: the commit writes the
+// merged page alone, and the page the person wrote keeps the person's bytes.
+func TestGitExportKeepsAPersonsFiles(t *testing.T) {
+	f := newGitFixture(t)
+	exported := gitrepo.Files(t, f.url)
+	mine := exported["guides/café.md"] + "\n\n\nA paragraph, spaced as a person spaces it.\n"
+	gitrepo.Push(t, f.url, map[string]string{"guides/café.md": mine}, "Spacing")
+	f.sync(t)
+	mergeContent(t, f.e, f.admin, f.space, map[string]any{"operation": "update_page", "page": f.pages["api"],
+		"document": map[string]any{"markdown": "# API\n\nEndpoints, merged.\n"}})
+	f.e.RunDueJobs()
+	files := gitrepo.Files(t, f.url)
+	if files["guides/café.md"] != mine || !strings.Contains(files["api.md"], "Endpoints, merged.") {
+		t.Fatalf("café.md %q, api.md %q", files["guides/café.md"], files["api.md"])
+	}
+	_, repo := openBare(t, f.url)
+	if _, paths := headCommit(t, repo); strings.Join(paths, " ") != "api.md" {
+		t.Fatalf("the export's commit changes %v", paths)
+	}
+}
