@@ -3,11 +3,11 @@ package bench
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 	"github.com/binderyhq/bindery/internal/testkit/gitrepo"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
@@ -37,9 +37,9 @@ func BenchmarkGitSync10k(b *testing.B) {
 		change := fmt.Sprintf(`{"changes":[{"operation":"update_page","page":%q,"document":{"markdown":"Rewritten %d\n\nNew text.\n"}}]}`, pages[(i*7919)%len(pages)], i)
 		call(b, e, admin, "POST", base+"/change-requests/"+number+"/content", change)
 		merge += timed(func() { call(b, e, admin, "POST", base+"/change-requests/"+number+"/merge", "") })
-		cpu := processorTime()
+		cpu := cputime.Process()
 		export += timed(func() { e.RunDueJobs() })
-		exportCPU += processorTime() - cpu
+		exportCPU += cputime.Process() - cpu
 
 		b.StopTimer()
 		p := fmt.Sprintf("page-%d.md", 1+(i*104729)%(benchPages-1))
@@ -49,12 +49,12 @@ func BenchmarkGitSync10k(b *testing.B) {
 		}
 		gitrepo.Push(b, url, map[string]string{p: strings.Replace(files[p], "long enough", "long enough, from git,", 1)}, "One file")
 		b.StartTimer()
-		cpu = processorTime()
+		cpu = cputime.Process()
 		imp += timed(func() {
 			call(b, e, admin, "POST", base+"/git/import", importCall)
 			e.RunDueJobs()
 		})
-		importCPU += processorTime() - cpu
+		importCPU += cputime.Process() - cpu
 	}
 	b.StopTimer()
 	n := time.Duration(b.N)
@@ -64,13 +64,4 @@ func BenchmarkGitSync10k(b *testing.B) {
 	b.ReportMetric(float64(importCPU/n)/1e6, "import-cpu-ms")
 	b.ReportMetric(float64(export)/float64(merge), "export-x-merge")
 	b.ReportMetric(float64(imp)/float64(merge), "import-x-merge")
-}
-
-// processorTime is the processor time the process spent so far, user and system.
-func processorTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

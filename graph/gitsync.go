@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/gitsync"
 	"github.com/binderyhq/bindery/internal/jobs"
@@ -46,7 +47,10 @@ func gitSyncOperation(g *ent.GitSync) *model.GitSyncOperation {
 }
 
 // RevisionCommit is the git commit a revision the viewer read went with (Revision.git), nil for
-// none.
-func (r *Resolver) RevisionCommit(ctx context.Context, revisionID string) (*ent.GitCommit, error) {
-	return r.gitSyncService().CommitOf(ctx, revisionID)
+// none; those of a level's revisions are read together.
+func (r *Resolver) RevisionCommit(ctx context.Context, rev *ent.Revision) (*ent.GitCommit, error) {
+	return loader.Get(ctx, r.Client, revisionCommits, rev, func(rev *ent.Revision) string { return rev.ID })
 }
+
+// revisionCommits reads the git commits of revisions by id (gitsync.CommitsOf).
+var revisionCommits = loader.NewBatch("revision commits", gitsync.CommitsOf)

@@ -56,7 +56,7 @@ func (r *mutationResolver) ImportGitRepository(ctx context.Context, spaceID stri
 
 // Git is the resolver for the git field.
 func (r *revisionResolver) Git(ctx context.Context, obj *ent.Revision) (*model.RevisionGit, error) {
-	c, err := r.RevisionCommit(ctx, obj.ID)
+	c, err := r.RevisionCommit(ctx, obj)
 	if c == nil || err != nil {
 		return nil, err
 	}

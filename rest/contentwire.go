@@ -149,7 +149,7 @@ func (v contentView) revision(ctx context.Context) (Revision, error) {
 			return w, err
 		}
 	}
-	c, err := v.a.r.RevisionCommit(ctx, rev.ID)
+	c, err := v.a.r.RevisionCommit(ctx, rev)
 	if c != nil {
 		w.Git = &revisionGit{Oid: c.Oid, Message: c.Message, CreatedByGitBook: c.CreatedByBindery, Ref: c.Ref}
 	}

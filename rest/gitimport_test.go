@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -287,4 +288,70 @@ func commitOf(t *testing.T, repo *git.Repository, hash string) *object.Commit {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestGitRevisionCommitsReadTogether reads Revision.git of a history's revisions with one
+// statement, however many revisions name a commit.
+func TestGitRevisionCommitsReadTogether(t *testing.T) {
+	f := newGitFixture(t)
+	exported := gitrepo.Files(t, f.url)
+	for i := range 2 {
+		md := strings.Replace(exported["api.md"], "Endpoints.", fmt.Sprintf("Endpoints, push %d.", i), 1)
+		gitrepo.Push(t, f.url, map[string]string{"api.md": md}, fmt.Sprintf("Push %d", i))
+		f.sync(t)
+	}
+	var got struct {
+		Space struct {
+			History struct {
+				Edges []struct {
+					Node struct {
+						ID  string
+						Git *struct{ Oid string }
+					}
+				}
+			}
+		}
+	}
+	sent := f.e.StatementsSent(func() {
+		g := f.e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { history(first: 10) { edges { node { id git { oid } } } } } }`,
+			map[string]any{"s": f.space})
+		if err := json.Unmarshal(g.Data, &got); err != nil || len(g.Errors) > 0 {
+			t.Fatalf("history: %s %v", g.Data, g.Errors)
+		}
+	})
+	reads, named := 0, 0
+	for _, q := range sent {
+		if strings.Contains(q, "git_commits") {
+			reads++
+		}
+	}
+	for _, e := range got.Space.History.Edges {
+		if e.Node.Git != nil {
+			named++
+		}
+	}
+	if named != 3 || reads != 1 {
+		t.Fatalf("%d revisions name a commit, read with %d statements: %+v", named, reads, got)
+	}
+}
+
+// TestGitExportKeepsAPersonsFiles exports a merge after a person's push: the commit writes the
+// merged page alone, and the page the person wrote keeps the person's bytes.
+func TestGitExportKeepsAPersonsFiles(t *testing.T) {
+	f := newGitFixture(t)
+	exported := gitrepo.Files(t, f.url)
+	mine := exported["guides/café.md"] + "\n\n\nA paragraph, spaced as a person spaces it.\n"
+	gitrepo.Push(t, f.url, map[string]string{"guides/café.md": mine}, "Spacing")
+	f.sync(t)
+	mergeContent(t, f.e, f.admin, f.space, map[string]any{"operation": "update_page", "page": f.pages["api"],
+		"document": map[string]any{"markdown": "# API\n\nEndpoints, merged.\n"}})
+	f.e.RunDueJobs()
+	files := gitrepo.Files(t, f.url)
+	if files["guides/café.md"] != mine || !strings.Contains(files["api.md"], "Endpoints, merged.") {
+		t.Fatalf("café.md %q, api.md %q", files["guides/café.md"], files["api.md"])
+	}
+	_, repo := openBare(t, f.url)
+	if _, paths := headCommit(t, repo); strings.Join(paths, " ") != "api.md" {
+		t.Fatalf("the export's commit changes %v", paths)
+	}
 }

@@ -13,58 +13,56 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 )
 
-// gitRepositoryBody is the body of exportToGitRepository (the reference's ExportToGitRepository;
-// repoCacheID, repoTreeURL, repoCommitURL, timestamp, force and gitInfo are accepted and unused).
-type gitRepositoryBody struct {
+// gitRepositoryFields are the fields of the bodies of importGitRepository and
+// exportToGitRepository alike (the reference's; repoCacheID, repoTreeURL, repoCommitURL,
+// timestamp, force and gitInfo are accepted and unused).
+type gitRepositoryFields struct {
 	URL                  *string `json:"url" doc:"An https URL (file:// and absolute paths only with --git-allow-local); credentials in it are sealed as the link's token and never shown."`
 	Ref                  *string `json:"ref" doc:"The branch, as refs/heads/<name>."`
 	RepoProjectDirectory *string `json:"repoProjectDirectory"`
-	CommitMessage        *string `json:"commitMessage"`
-	Standalone           *bool   `json:"standalone" doc:"A one-off export, run before the answer, that links nothing. Otherwise the space is linked to the branch and every merge exports on its own."`
 	RepoCacheID          *string `json:"repoCacheID"`
 	RepoTreeURL          *string `json:"repoTreeURL"`
 	RepoCommitURL        *string `json:"repoCommitURL"`
 	Timestamp            *string `json:"timestamp"`
 	Force                *bool   `json:"force"`
 	GitInfo              any     `json:"gitInfo"`
+}
+
+// input is the input of an import or export, refused without its url and ref.
+func (f gitRepositoryFields) input(message *string, standalone *bool) (model.GitRepositoryInput, error) {
+	switch {
+	case f.URL == nil:
+		return model.GitRepositoryInput{}, missing("url")
+	case f.Ref == nil:
+		return model.GitRepositoryInput{}, missing("ref")
+	}
+	return model.GitRepositoryInput{URL: *f.URL, Ref: *f.Ref, RepoProjectDirectory: f.RepoProjectDirectory,
+		CommitMessage: message, Standalone: standalone}, nil
+}
+
+// gitRepositoryBody is the body of exportToGitRepository (the reference's ExportToGitRepository).
+type gitRepositoryBody struct {
+	gitRepositoryFields
+	CommitMessage *string `json:"commitMessage"`
+	Standalone    *bool   `json:"standalone" doc:"A one-off export, run before the answer, that links nothing. Otherwise the space is linked to the branch and every merge exports on its own."`
 }
 
 func (b gitRepositoryBody) input() (model.GitRepositoryInput, error) {
 	if b.CommitMessage == nil {
 		return model.GitRepositoryInput{}, missing("commitMessage")
 	}
-	return gitInput(b.URL, b.Ref, b.RepoProjectDirectory, b.CommitMessage, b.Standalone)
+	return b.gitRepositoryFields.input(b.CommitMessage, b.Standalone)
 }
 
 // importGitBody is the body of importGitRepository (the reference's ImportGitRepository: the
-// export's without commitMessage, which is not required; repoCacheID, repoTreeURL,
-// repoCommitURL, timestamp, force and gitInfo are accepted and unused).
+// export's without commitMessage).
 type importGitBody struct {
-	URL                  *string `json:"url" doc:"An https URL (file:// and absolute paths only with --git-allow-local); credentials in it are sealed as the link's token and never shown."`
-	Ref                  *string `json:"ref" doc:"The branch, as refs/heads/<name>."`
-	RepoProjectDirectory *string `json:"repoProjectDirectory"`
-	Standalone           *bool   `json:"standalone" doc:"A one-off import, run before the answer, into a new change request; links nothing. Otherwise the space is linked to the branch, its head imported, and every push the poll or a call finds imported on its own."`
-	RepoCacheID          *string `json:"repoCacheID"`
-	RepoTreeURL          *string `json:"repoTreeURL"`
-	RepoCommitURL        *string `json:"repoCommitURL"`
-	Timestamp            *string `json:"timestamp"`
-	Force                *bool   `json:"force"`
-	GitInfo              any     `json:"gitInfo"`
+	gitRepositoryFields
+	Standalone *bool `json:"standalone" doc:"A one-off import, run before the answer, into a new change request; links nothing. Otherwise the space is linked to the branch, its head imported, and every push the poll or a call finds imported on its own."`
 }
 
 func (b importGitBody) input() (model.GitRepositoryInput, error) {
-	return gitInput(b.URL, b.Ref, b.RepoProjectDirectory, nil, b.Standalone)
-}
-
-// gitInput is the input of an import or export, refused without its url and ref.
-func gitInput(url, ref, dir, message *string, standalone *bool) (model.GitRepositoryInput, error) {
-	switch {
-	case url == nil:
-		return model.GitRepositoryInput{}, missing("url")
-	case ref == nil:
-		return model.GitRepositoryInput{}, missing("ref")
-	}
-	return model.GitRepositoryInput{URL: *url, Ref: *ref, RepoProjectDirectory: dir, CommitMessage: message, Standalone: standalone}, nil
+	return b.gitRepositoryFields.input(nil, b.Standalone)
 }
 
 func (a *api) exportToGitRepository(w http.ResponseWriter, r *http.Request) {

@@ -250,24 +250,37 @@ func subjectOf(snap *Snapshot) string {
 	return subject
 }
 
-// lay lays a branch's head over revision baseID (format.Import): its content with the base's ids
-// where the paths are the same, and what differs.
+// lay lays a branch's head over revision baseID: only the files that changed since the commit
+// the base mirrors, when format.Reimport can (the snapshot says them), else the whole head
+// (format.Import); its content with the base's ids where the paths are the same, and what
+// differs.
 func (svc *Service) lay(ctx context.Context, baseID, root string, snap *Snapshot) (*ent.Revision, *format.Imported, error) {
 	base, t, err := svc.Contents.RevisionAndTree(ctx, baseID)
 	if err != nil {
 		return nil, nil, err
 	}
+	env := edit.Env{Now: svc.Now(ctx), NewID: id.New, Version: noVersions}
+	if snap.Changed != nil {
+		laid, ok, err := format.Reimport(format.Space{Tree: t, Root: root}, uploads(snap.Changed), env)
+		if ok || err != nil {
+			return base, laid, err
+		}
+	}
 	bodies, err := svc.bodiesOf(ctx, t)
 	if err != nil {
 		return nil, nil, err
 	}
-	files := make([]importer.Upload, len(snap.Files))
-	for i, f := range snap.Files {
-		files[i] = importer.Upload{Path: f.Path, Data: f.Data}
-	}
-	laid, err := format.Import(format.Space{Tree: t, Bodies: bodies, Root: root}, files,
-		edit.Env{Now: svc.Now(ctx), NewID: id.New, Version: noVersions})
+	laid, err := format.Import(format.Space{Tree: t, Bodies: bodies, Root: root}, uploads(snap.Files), env)
 	return base, laid, err
+}
+
+// uploads are files as the importer reads them.
+func uploads(files []File) []importer.Upload {
+	out := make([]importer.Upload, len(files))
+	for i, f := range files {
+		out[i] = importer.Upload{Path: f.Path, Data: f.Data}
+	}
+	return out
 }
 
 // noVersions is the revision lookup of an import's batches, which revert nothing.

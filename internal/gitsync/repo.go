@@ -10,19 +10,21 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-billy/v5/memfs"
-	"github.com/go-git/go-billy/v5/util"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	gitclient "github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
@@ -179,49 +181,72 @@ type File struct {
 	Data []byte
 }
 
-// Publish commits files, an export laid out under the folder root, onto the remote's branch and
-// pushes it: one commit holding the files that differ from the branch's head, and the removal of
-// the files of the export's kinds (the root folder's Markdown files, .gitbook/assets) that it no
-// longer has; files of other kinds (code, CI configuration) stay. A branch or repository that does
-// not exist yet is started. Returns the hash of the branch's head after it, the former head's
-// when nothing changed.
+// Changes is what a commit does to the files of the branch's head.
+type Changes struct {
+	Files   []File   // written
+	Removed []string // removed (those the head lacks are skipped)
+	// Whole says Files are a whole export: the files of the export's kinds (the root folder's
+	// Markdown files, .gitbook/assets, .gitbook.yaml) that it lacks are removed too; files of other
+	// kinds (code, CI configuration) stay.
+	Whole bool
+}
+
+// Publish commits a whole export laid out under the folder root onto the remote's branch and
+// pushes it (Commit with Changes.Whole).
+func Publish(ctx context.Context, r Remote, parent, root string, files []File, author Signature, message string) (string, error) {
+	whole := func(func(string) bool) (Changes, error) { return Changes{Files: files, Whole: true}, nil }
+	return Commit(ctx, r, parent, root, whole, author, message)
+}
+
+// Plan says what a commit changes, given which files the branch's head has.
+type Plan func(has func(path string) bool) (Changes, error)
+
+// Commit makes one commit of the changes plan says onto the remote's branch and pushes it: the head's tree
+// with the blobs of the files that differ written and the removed files left out, no worktree
+// checked out. A branch or repository that does not exist yet is started. Returns the hash of
+// the branch's head after it, the former head's when nothing changed.
 //
 // parent is the head the branch must have ("" for any): when another commit is there (a push
 // since the last sync), nothing is pushed and the error is ErrMoved.
-func Publish(ctx context.Context, r Remote, parent, root string, files []File, author Signature, message string) (string, error) {
-	repo, err := checkout(ctx, r)
+func Commit(ctx context.Context, r Remote, parent, root string, plan Plan, author Signature, message string) (string, error) {
+	repo, head, err := fetchHead(ctx, r)
 	if err != nil {
 		return "", err
 	}
-	if parent != "" {
-		if head, err := repo.Head(); err != nil || head.Hash().String() != parent {
-			return "", ErrMoved
-		}
+	if parent != "" && (head == nil || head.Hash.String() != parent) {
+		return "", ErrMoved
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return "", err
-	}
-	if err := writeFiles(wt, root, files); err != nil {
-		return "", err
-	}
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		return "", err
-	}
-	status, err := wt.Status()
-	if err != nil {
-		return "", err
-	}
-	if status.IsClean() {
-		head, err := repo.Head()
-		if err != nil {
+	var base *object.Tree
+	if head != nil {
+		if base, err = head.Tree(); err != nil {
 			return "", err
 		}
-		return head.Hash().String(), nil
 	}
-	sig := &object.Signature{Name: author.Name, Email: author.Email, When: author.When}
-	hash, err := wt.Commit(message, &git.CommitOptions{Author: sig, Committer: sig})
+	ch, err := plan(func(p string) bool { return base != nil && hasFile(base, p) })
 	if err != nil {
+		return "", err
+	}
+	edits, err := blobEdits(repo.Storer, base, root, ch)
+	if err != nil {
+		return "", err
+	}
+	hash, _, err := editTree(repo.Storer, base, edits)
+	if err != nil {
+		return "", err
+	}
+	if head != nil && hash == head.TreeHash {
+		return head.Hash.String(), nil
+	}
+	sig := object.Signature{Name: author.Name, Email: author.Email, When: author.When}
+	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: hash}
+	if head != nil {
+		c.ParentHashes = []plumbing.Hash{head.Hash}
+	}
+	commit, err := store(repo.Storer, c)
+	if err != nil {
+		return "", err
+	}
+	if err := repo.Storer.SetReference(plumbing.NewHashReference(r.branch(), commit)); err != nil {
 		return "", err
 	}
 	err = repo.PushContext(ctx, &git.PushOptions{Auth: r.auth(),
@@ -229,32 +254,158 @@ func Publish(ctx context.Context, r Remote, parent, root string, files []File, a
 	if err != nil {
 		return "", remoteError("push to", r, err)
 	}
-	return hash.String(), nil
+	return commit.String(), nil
 }
 
-// checkout clones the branch's head shallow into memory, or starts an empty repository on the
-// branch when the remote has no such branch (or nothing at all).
-func checkout(ctx context.Context, r Remote) (*git.Repository, error) {
-	if err := checkLocalSize(r.URL); err != nil {
-		return nil, err
+// hasFile reports whether the tree has a file at p.
+func hasFile(t *object.Tree, p string) bool {
+	e, err := t.FindEntry(p)
+	return err == nil && e.Mode.IsFile()
+}
+
+// encoder is a git object that writes itself.
+type encoder interface {
+	Encode(plumbing.EncodedObject) error
+}
+
+// store writes a git object to s: its hash.
+func store(s storer.EncodedObjectStorer, o encoder) (plumbing.Hash, error) {
+	obj := s.NewEncodedObject()
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
 	}
-	repo, err := git.CloneContext(ctx, memory.NewStorage(), memfs.New(), &git.CloneOptions{URL: r.URL, Auth: r.auth(),
-		ReferenceName: r.branch(), SingleBranch: true, Depth: 1, Tags: git.NoTags})
+	return s.SetEncodedObject(obj)
+}
+
+// storeBlob writes data as a blob to s: its hash.
+func storeBlob(s storer.EncodedObjectStorer, data []byte) (plumbing.Hash, error) {
+	obj := s.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.SetEncodedObject(obj)
+}
+
+// blobEdits writes the blobs of changes' files and says what becomes of each path: its blob,
+// or the zero hash for a removal. A whole export removes the owned files of base it lacks.
+func blobEdits(s storer.EncodedObjectStorer, base *object.Tree, root string, ch Changes) (map[string]plumbing.Hash, error) {
+	edits := make(map[string]plumbing.Hash, len(ch.Files)+len(ch.Removed))
+	for _, p := range ch.Removed {
+		edits[p] = plumbing.ZeroHash
+	}
+	if ch.Whole && base != nil {
+		err := base.Files().ForEach(func(f *object.File) error {
+			if owned(root, f.Name) {
+				edits[f.Name] = plumbing.ZeroHash
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range ch.Files {
+		h, err := storeBlob(s, f.Data)
+		if err != nil {
+			return nil, err
+		}
+		edits[f.Path] = h
+	}
+	return edits, nil
+}
+
+// editTree writes the tree that is base (nil for none) with edits made (a path under it → its
+// blob, the zero hash to remove it), the folders edits leave empty left out. Returns its hash
+// and whether it is empty.
+func editTree(s storer.EncodedObjectStorer, base *object.Tree, edits map[string]plumbing.Hash) (plumbing.Hash, bool, error) {
+	entries := map[string]object.TreeEntry{}
+	if base != nil {
+		for _, e := range base.Entries {
+			entries[e.Name] = e
+		}
+	}
+	folders := map[string]map[string]plumbing.Hash{}
+	for p, h := range edits {
+		name, rest, nested := strings.Cut(p, "/")
+		switch {
+		case nested && folders[name] == nil:
+			folders[name] = map[string]plumbing.Hash{rest: h}
+		case nested:
+			folders[name][rest] = h
+		case h.IsZero():
+			delete(entries, name)
+		default:
+			entries[name] = object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h}
+		}
+	}
+	for name, sub := range folders {
+		var was *object.Tree
+		if e, ok := entries[name]; ok && e.Mode == filemode.Dir {
+			var err error
+			if was, err = object.GetTree(s, e.Hash); err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+		}
+		h, empty, err := editTree(s, was, sub)
+		switch {
+		case err != nil:
+			return plumbing.ZeroHash, false, err
+		case empty:
+			delete(entries, name)
+		default:
+			entries[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+		}
+	}
+	list := slices.SortedFunc(maps.Values(entries), func(a, b object.TreeEntry) int {
+		return strings.Compare(sortName(a), sortName(b))
+	})
+	h, err := store(s, &object.Tree{Entries: list})
+	return h, len(list) == 0, err
+}
+
+// sortName is what git orders a tree's entries by: a folder's name as if it ended in "/".
+func sortName(e object.TreeEntry) string {
+	if e.Mode == filemode.Dir {
+		return e.Name + "/"
+	}
+	return e.Name
+}
+
+// fetchHead clones the head of the branch shallow into memory, without a worktree: the
+// repository and the head's commit, nil when the remote has no such branch (or nothing at all),
+// the repository then new, its remote the remote.
+func fetchHead(ctx context.Context, r Remote) (*git.Repository, *object.Commit, error) {
+	if err := checkLocalSize(r.URL); err != nil {
+		return nil, nil, err
+	}
+	repo, err := git.CloneContext(ctx, memory.NewStorage(), nil, &git.CloneOptions{URL: r.URL, Auth: r.auth(),
+		ReferenceName: r.branch(), SingleBranch: true, Depth: 1, NoCheckout: true, Tags: git.NoTags})
 	if err == nil {
-		return repo, nil
+		ref, err := repo.Reference(r.branch(), true)
+		if err != nil {
+			return nil, nil, err
+		}
+		head, err := repo.CommitObject(ref.Hash())
+		return repo, head, err
 	}
 	if !errors.Is(err, transport.ErrEmptyRemoteRepository) && !isMissingRef(err) {
-		return nil, remoteError("clone", r, err)
+		return nil, nil, remoteError("clone", r, err)
 	}
-	repo, err = git.Init(memory.NewStorage(), memfs.New())
+	repo, err = git.Init(memory.NewStorage(), nil)
 	if err != nil {
-		return nil, err
-	}
-	if err := repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, r.branch())); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	_, err = repo.CreateRemote(&config.RemoteConfig{Name: git.DefaultRemoteName, URLs: []string{r.URL}})
-	return repo, err
+	return repo, nil, err
 }
 
 func isMissingRef(err error) bool {
@@ -287,23 +438,4 @@ func owned(root, p string) bool {
 	}
 	return strings.HasPrefix(rel, format.AssetsDir+"/") ||
 		strings.EqualFold(path.Ext(rel), ".md") && !strings.HasPrefix(rel, ".")
-}
-
-// writeFiles makes the worktree the export: its files written, the owned files it does not have
-// removed.
-func writeFiles(wt *git.Worktree, root string, files []File) error {
-	keep := map[string]bool{}
-	for _, f := range files {
-		keep[f.Path] = true
-		if err := util.WriteFile(wt.Filesystem, f.Path, f.Data, 0o644); err != nil {
-			return err
-		}
-	}
-	return util.Walk(wt.Filesystem, "", func(p string, info fs.FileInfo, err error) error {
-		if err != nil || info.IsDir() || keep[p] || !owned(root, p) {
-			return err
-		}
-		_, err = wt.Remove(p)
-		return err
-	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,7 +90,7 @@ func (svc *Service) Export(ctx context.Context, spaceID string, req Request) err
 		return err
 	}
 	if req.Standalone {
-		_, err := svc.publish(ctx, s, remote, "", root, identity{}, req.CommitMessage)
+		_, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
 		if err != nil {
 			return apperr.Invalidf("%s", err.Error())
 		}
@@ -287,12 +288,15 @@ func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error)
 	if err := svc.markRunning(sys, g, gitsync.OperationDirectionExport); err != nil {
 		return time.Time{}, err
 	}
-	parent := ""
+	parent, since := "", ""
 	if g.Commit != nil && head != "" {
 		parent = *g.Commit
+		if g.RevisionID != nil {
+			since = *g.RevisionID
+		}
 	}
 	who, message := svc.authorOf(sys, s, g)
-	commit, err := svc.publish(runCtx, s, remote, parent, g.Root, who, message)
+	commit, err := svc.publish(runCtx, s, remote, parent, g.Root, since, who, message)
 	again := time.Time{}
 	if errors.Is(err, ErrMoved) {
 		again = svc.Now(ctx) // the push comes first: it is imported at once
@@ -455,16 +459,14 @@ func (svc *Service) authorOf(ctx context.Context, s *ent.Space, g *ent.GitSync) 
 	return identity{cr.Edges.Creator.DisplayName, cr.Edges.Creator.Email}, message
 }
 
-// publish exports the space's main content and commits it onto the remote's branch.
-func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root string, who identity, message string) (string, error) {
+// publish exports the space's main content and commits it onto the remote's branch: as what
+// changed since revision since (the one the branch mirrors; "" for none) where that can be said
+// without laying out every page (exportPlan), else whole.
+func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root, since string, who identity, message string) (string, error) {
 	if s.RevisionID == nil {
 		return "", errors.New("the space has no content yet")
 	}
-	_, t, err := svc.Contents.RevisionAndTree(ctx, *s.RevisionID)
-	if err != nil {
-		return "", err
-	}
-	files, err := svc.exportFiles(ctx, t, root)
+	rev, t, err := svc.Contents.RevisionAndTree(ctx, *s.RevisionID)
 	if err != nil {
 		return "", err
 	}
@@ -474,7 +476,52 @@ func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent,
 	if message == "" {
 		message = "Update from Bindery"
 	}
-	return Publish(ctx, r, parent, root, files, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+	plan := svc.exportPlan(ctx, rev, t, root, since)
+	return Commit(ctx, r, parent, root, plan, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+}
+
+// exportPlan is the commit of an export of revision rev (its tree t): the files that differ from
+// the export of revision since when format.Delta can say them and the branch's head has the
+// files of their pages (it mirrors since with Bindery's layout); otherwise the whole export.
+func (svc *Service) exportPlan(ctx context.Context, rev *ent.Revision, t *tree.Tree, root, since string) Plan {
+	return func(has func(string) bool) (Changes, error) {
+		if since != "" {
+			entries, ok, err := svc.delta(ctx, rev, t, root, since)
+			if err != nil {
+				return Changes{}, err
+			}
+			if ok && !slices.ContainsFunc(entries, func(e format.Entry) bool { return e.Page != "" && !has(e.Path) }) {
+				files, err := svc.entryFiles(ctx, t, entries)
+				return Changes{Files: files}, err
+			}
+		}
+		files, err := svc.exportFiles(ctx, t, root)
+		return Changes{Files: files, Whole: true}, err
+	}
+}
+
+// delta is format.Delta from revision since to rev: the entries of rev's export that differ.
+func (svc *Service) delta(ctx context.Context, rev *ent.Revision, t *tree.Tree, root, since string) ([]format.Entry, bool, error) {
+	was, before, err := svc.Contents.RevisionAndTree(ctx, since)
+	if err != nil {
+		return nil, false, err
+	}
+	changed, err := svc.Contents.Diff(ctx, was.RootTree, rev.RootTree)
+	if err != nil {
+		return nil, false, err
+	}
+	var hashes []string
+	for _, key := range changed {
+		if e, ok := t.Entry(key); ok && e.Page != nil && e.Page.Body != "" {
+			hashes = append(hashes, e.Page.Body)
+		}
+	}
+	bodies, err := svc.Contents.Bodies(ctx, hashes)
+	if err != nil {
+		return nil, false, err
+	}
+	entries, ok := format.Delta(format.Space{Tree: before, Root: root}, format.Space{Tree: t, Bodies: bodies, Root: root}, changed)
+	return entries, ok, nil
 }
 
 // exportFiles lays the tree out (format.Export) with the bytes of its files.
@@ -484,10 +531,16 @@ func (svc *Service) exportFiles(ctx context.Context, t *tree.Tree, root string) 
 		return nil, err
 	}
 	entries, _ := format.Export(format.Space{Tree: t, Bodies: bodies, Root: root})
+	return svc.entryFiles(ctx, t, entries)
+}
+
+// entryFiles are the files of an export's entries, the bytes of the space's files read.
+func (svc *Service) entryFiles(ctx context.Context, t *tree.Tree, entries []format.Entry) ([]File, error) {
 	files := make([]File, 0, len(entries))
 	for _, e := range entries {
 		data := e.Data
 		if e.File != "" {
+			var err error
 			if data, err = svc.fileBytes(ctx, t.File(e.File)); err != nil {
 				return nil, err
 			}
@@ -557,12 +610,14 @@ func SchedulePoll(ctx context.Context, client *ent.Client, now time.Time) error 
 	return jobs.Ensure(ctx, client, PollJob, "all", now)
 }
 
-// CommitOf is the git commit a revision went with (exported to or imported from), nil for none.
-// The viewer's read of the revision decided the access already; the commit's policy repeats it.
-func (svc *Service) CommitOf(ctx context.Context, revisionID string) (*ent.GitCommit, error) {
-	c, err := svc.Client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
+// CommitsOf are the git commits revisions went with (exported to or imported from), by revision
+// id; a revision without one is absent. The viewer's read of the revisions decided the access
+// already; the commits' policy repeats it.
+func CommitsOf(ctx context.Context, client *ent.Client, revisionIDs []string) (map[string]*ent.GitCommit, error) {
+	commits, err := client.GitCommit.Query().Where(gitcommit.RevisionIDIn(revisionIDs...)).All(ctx)
+	out := make(map[string]*ent.GitCommit, len(commits))
+	for _, c := range commits {
+		out[c.RevisionID] = c
 	}
-	return c, err
+	return out, err
 }

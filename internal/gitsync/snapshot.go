@@ -36,6 +36,9 @@ type Snapshot struct {
 	Message string
 	Files   []File
 	Skipped []string // what was left out and why, one line each
+	// Changed are the files that differ from those of the commit ReadSince was given (a removed
+	// one with nil data), when it was fetched and every change is a plain file's; nil otherwise.
+	Changed []File
 }
 
 // Read fetches the head of the remote's branch (shallow, into memory) and reads its files within
@@ -80,7 +83,48 @@ func ReadSince(ctx context.Context, r Remote, limits Limits, since string) (*Sna
 	}
 	s := &Snapshot{Commit: commit.Hash.String(), Message: commit.Message, Follows: since == "" || follows(commit, since),
 		Author: Signature{Name: commit.Author.Name, Email: commit.Author.Email, When: commit.Author.When}}
-	return s, s.readTree(repo.Storer, tree, limits)
+	if err := s.readTree(repo.Storer, tree, limits); err != nil {
+		return nil, err
+	}
+	if since != "" && s.Follows {
+		s.Changed = changedSince(repo, since, tree, s.Files)
+	}
+	return s, nil
+}
+
+// changedSince lists the files of head (its tree, its files read) that differ from those of
+// commit since, a removed one with nil data; nil when a change is not a plain file's that was
+// read (a symbolic link, a file skipped).
+func changedSince(repo *git.Repository, since string, head *object.Tree, files []File) []File {
+	c, err := repo.CommitObject(plumbing.NewHash(since))
+	if err != nil {
+		return nil
+	}
+	was, err := c.Tree()
+	if err != nil {
+		return nil
+	}
+	diff, err := object.DiffTree(was, head)
+	if err != nil {
+		return nil
+	}
+	read := make(map[string][]byte, len(files))
+	for _, f := range files {
+		read[f.Path] = f.Data
+	}
+	out := make([]File, 0, len(diff))
+	for _, ch := range diff {
+		if ch.To.Name == "" {
+			out = append(out, File{Path: ch.From.Name})
+			continue
+		}
+		data, ok := read[ch.To.Name]
+		if !ok || !ch.To.TreeEntry.Mode.IsFile() {
+			return nil
+		}
+		out = append(out, File{Path: ch.To.Name, Data: data})
+	}
+	return out
 }
 
 // follows reports whether since is head or one of the ancestors fetched with it.

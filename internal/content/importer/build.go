@@ -2,6 +2,7 @@ package importer
 
 import (
 	"cmp"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -360,13 +361,7 @@ func (a *applier) writeBodies(p *plan, pageIDs, fileIDs []string) error {
 	for _, i := range p.order {
 		var fields edit.Fields
 		if strings.TrimSpace(p.pages[i].Markdown) != "" {
-			doc := p.docs[i]
-			doc.Title, doc.Body = p.titles[i], rewrite(doc.Body, p.links[i], pageIDs, fileIDs)
-			md := markdown.Render(doc)
-			fields.Markdown = &md
-			if doc.Emoji != "" { // front matter's icon, which authoring's Markdown leaves aside
-				fields.Emoji = &doc.Emoji
-			}
+			fields = contentFields(p.docs[i], p.titles[i], rewrite(p.docs[i].Body, p.links[i], pageIDs, fileIDs))
 		}
 		if slug, ok := slugs[i]; ok {
 			fields.Slug = &slug
@@ -377,6 +372,63 @@ func (a *applier) writeBodies(p *plan, pageIDs, fileIDs []string) error {
 	}
 	_, err := a.apply(changes)
 	return err
+}
+
+// contentFields set a page's content to doc, with its title and its body (links rewritten).
+func contentFields(doc markdown.Parsed, title, body string) edit.Fields {
+	doc.Title, doc.Body = title, body
+	md := markdown.Render(doc)
+	fields := edit.Fields{Markdown: &md}
+	if doc.Emoji != "" { // front matter's icon, which authoring's Markdown leaves aside
+		fields.Emoji = &doc.Emoji
+	}
+	return fields
+}
+
+// Known is what a repository imported before holds: the ids its pages and files got, by path
+// from the top of the upload.
+type Known struct{ Pages, Files map[string]string }
+
+// Reread is a page imported before from a Markdown file, whose file changed.
+type Reread struct {
+	ID, Path string // the page, its file's path
+	Data     []byte // the file's new bytes
+	// NavTitle is the title the table of contents gives it, "" for a page it does not list.
+	NavTitle string
+}
+
+// Rereads are the changes that set the content of pages imported before to their files' new
+// bytes, read as Build reads a GitBook repository's pages: the title the table of contents gives
+// (else its own, else its file's name), links to the repository's pages and files resolved to
+// their ids by known, the description and icon of the front matter (none clears them).
+func Rereads(pages []Reread, known Known) []edit.Change {
+	at := targets{page: map[string]int{}, file: map[string]int{}, id: map[string]int{}}
+	pageIDs := addKnown(at.page, known.Pages, PageKey)
+	fileIDs := addKnown(at.file, known.Files, FileKey)
+	changes := make([]edit.Change, len(pages))
+	for i, r := range pages {
+		pg := nativeDraft(upload{path: r.Path, data: r.Data}).page
+		pg.NavTitle = r.NavTitle
+		doc := parsePage(pg)
+		body := rewrite(doc.Body, linkEdits(pg.Location, doc.Body, at), pageIDs, fileIDs)
+		fields := contentFields(doc, pageTitle(doc.Title, pg.Title), body)
+		fields.Emoji, fields.Description = &doc.Emoji, &doc.Description
+		changes[i] = edit.Change{Op: edit.OpUpdatePage, Page: r.ID, Fields: fields}
+	}
+	return changes
+}
+
+// addKnown indexes the ids of byPath in at by the keys of their paths, the first path in order
+// taking a key two spell alike; it returns the ids by index.
+func addKnown(at map[string]int, byPath map[string]string, key func(*url.URL) string) []string {
+	ids := make([]string, 0, len(byPath))
+	for _, p := range slices.Sorted(maps.Keys(byPath)) {
+		if k := key(fileURL(p)); !has(at, k) {
+			at[k] = len(ids)
+			ids = append(ids, byPath[p])
+		}
+	}
+	return ids
 }
 
 // freeSlugs are the slugs pages ask for (Page.Slug) that no sibling has once the pages are

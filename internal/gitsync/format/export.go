@@ -7,6 +7,8 @@
 package format
 
 import (
+	"bytes"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -86,3 +88,34 @@ func (l *layout) pageMarkdown(p *tree.Page, body string) string {
 // contentRefLink is a content-ref block's first line and the link under it, which GitBook writes
 // as the path twice ("[guide.md](guide.md)") where a stored body has the page's "/pages/<id>".
 var contentRefLink = regexp.MustCompile(`(?m)^(\{%\s*content-ref\s+url="([^"]*)"\s*%\}\n)\[[^\]\n]*\]\([^)\n]*\)$`)
+
+// Delta is the export of after as the entries that differ from the export of before, the
+// contents of one space: the pages and files of changed (keys of the entries that differ between
+// the two trees) and SUMMARY.md or .gitbook.yaml when they differ. It needs the bodies of the
+// changed pages only (after.Bodies). ok is false when a page, group or file has another path in
+// after's layout than in before's (one added, removed, renamed or moved): the pages linking to
+// it change too, and only Export, reading every page, finds them.
+func Delta(before, after Space, changed []string) (entries []Entry, ok bool) {
+	lb, la := newLayout(before.Tree, before.Root), newLayout(after.Tree, after.Root)
+	if !maps.Equal(lb.Pages, la.Pages) || !maps.Equal(lb.Files, la.Files) || !maps.Equal(lb.groups, la.groups) {
+		return nil, false
+	}
+	if c := config(la, after.Redirects); !bytes.Equal(c, config(lb, before.Redirects)) {
+		entries = append(entries, Entry{Path: Config, Data: c})
+	}
+	if s := summary(after.Tree, la); !bytes.Equal(s, summary(before.Tree, lb)) {
+		entries = append(entries, Entry{Path: la.at(Summary), Data: s})
+	}
+	for _, key := range changed {
+		e, ok := after.Tree.Entry(key)
+		switch {
+		case !ok:
+		case e.Page != nil && la.Pages[e.Page.ID] != "":
+			entries = append(entries, Entry{Path: la.Pages[e.Page.ID], Page: e.Page.ID, Data: []byte(la.pageMarkdown(e.Page, after.Bodies[e.Page.Body]))})
+		case e.File != nil:
+			entries = append(entries, Entry{Path: la.Files[e.File.ID], File: e.File.ID})
+		}
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	return entries, true
+}

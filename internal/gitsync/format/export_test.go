@@ -270,3 +270,33 @@ func TestExportImportRoundTripLarge(t *testing.T) {
 	}
 	roundTrip(t, s)
 }
+
+// TestDeltaIsWhatExportChanges exports the changes between two contents as the entries of the
+// second's export that differ from the first's, or leaves them to Export when paths move.
+func TestDeltaIsWhatExportChanges(t *testing.T) {
+	before := roundTripSample().content()
+	edited := roundTripSample()
+	for i, e := range edited.entries {
+		if e.Page != nil && e.Page.ID == "install" {
+			p := *e.Page
+			p.Title, p.Body = "Installing", tree.Hash([]byte("New text.\n"))
+			edited.bodies[p.Body] = "New text.\n"
+			edited.entries[i] = tree.Entry{Page: &p}
+		}
+	}
+	after := edited.content()
+	got, ok := Delta(before, after, []string{"install"})
+	want, _ := Export(after)
+	if !ok || len(got) != 2 || got[0].Path != "SUMMARY.md" || got[1].Path != "guide/install.md" {
+		t.Fatalf("ok %v, entries %v", ok, got)
+	}
+	for _, e := range got {
+		if w := entry(t, want, e.Path); string(w.Data) != string(e.Data) {
+			t.Fatalf("%s:\n%s\nwant:\n%s", e.Path, e.Data, w.Data)
+		}
+	}
+	renamed := roundTripSample().page(tree.Page{ID: "new", Title: "New", Slug: "new"}, "New.\n").content()
+	if _, ok := Delta(before, renamed, []string{"new"}); ok {
+		t.Fatal("a new page's path is not a delta")
+	}
+}

@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -272,4 +273,74 @@ func sameEntry(a, b tree.Entry) bool {
 		return *a.Reusable == *b.Reusable
 	}
 	return false
+}
+
+// Reimport lays a commit over base when it changes only files base's export has — pages'
+// Markdown files and files' assets — and not SUMMARY.md or .gitbook.yaml: changed are the files
+// that differ from the commit base mirrors (paths from the top of the repository; a removed
+// one has nil data). Each changed page is read again (importer.Reread: its title the one
+// SUMMARY.md gives it, which is the base's, its links resolved by base's layout) and each
+// changed file takes the new bytes; nothing else is read. ok is false when the commit changes
+// anything else under the root folder that the importer reads (a page added, removed or renamed,
+// the table of contents):
+// Import, reading the whole repository, lays it then. Files outside the root folder are not
+// the content's.
+func Reimport(base Space, changed []importer.Upload, env edit.Env) (*Imported, bool, error) {
+	l := newLayout(base.Tree, "")
+	pageAt, fileAt := inverse(l.Pages), inverse(l.Files)
+	t := base.Tree.Clone()
+	out := &Imported{Bodies: map[string]string{}}
+	var pages []importer.Reread
+	for _, f := range changed {
+		if f.Path == Config {
+			return nil, false, nil
+		}
+	}
+	for _, f := range underRoot(changed, base.Root) {
+		id, page := pageAt[f.Path]
+		fileID, file := fileAt[f.Path]
+		switch {
+		case !page && !file && importer.Skipped(f.Path): // a hidden file the importer does not read
+		case f.Data == nil || f.Path == Summary || !page && !file:
+			return nil, false, nil
+		case page:
+			pages = append(pages, importer.Reread{ID: id, Path: f.Path, Data: f.Data, NavTitle: listedTitle(base.Tree, id)})
+		default:
+			file := *t.File(fileID)
+			file.Blob, file.Size = tree.Hash(f.Data), int64(len(f.Data))
+			t.SetFile(&file)
+			out.Blobs = append(out.Blobs, edit.Blob{Hash: file.Blob, Data: f.Data})
+		}
+	}
+	changes := importer.Rereads(pages, importer.Known{Pages: pageAt, Files: fileAt})
+	for batch := range slices.Chunk(changes, edit.MaxChanges) {
+		o, err := edit.Apply(t, batch, env)
+		if err != nil {
+			return nil, false, err
+		}
+		t = o.Tree
+		maps.Copy(out.Bodies, o.Bodies)
+	}
+	out.Tree, out.Changed = t, changedKeys(base.Tree, t)
+	return out, true, nil
+}
+
+// inverse is an id → path map as path → id.
+func inverse(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for id, p := range m {
+		out[p] = id
+	}
+	return out
+}
+
+// listedTitle is the title SUMMARY.md gives the page: its own, "" when it or a page above it is
+// hidden (SUMMARY.md does not list it).
+func listedTitle(t *tree.Tree, id string) string {
+	for p := t.Page(id); p != nil; p = t.Page(p.Parent) {
+		if p.Hidden {
+			return ""
+		}
+	}
+	return t.Page(id).Title
 }

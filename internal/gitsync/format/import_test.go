@@ -118,3 +118,49 @@ func TestImportFirstPageWithChildren(t *testing.T) {
 		t.Fatalf("changed %v\n%s", got.Changed, b.String())
 	}
 }
+
+// TestReimportAgreesWithImport lays commits that change pages' files and an asset over the base
+// by rereading those files alone, and gets what reading the whole repository gets.
+func TestReimportAgreesWithImport(t *testing.T) {
+	s := roundTripSample()
+	base := s.content()
+	ups := exported(s, "")
+	ups = replaceFile(ups, "guide/install.md", "---\ndescription: Set it up\n---\n\n# Install\n\n## Requirements\n\nNone now. Back to [the start](../README.md), see ![logo](../.gitbook/assets/logo.png).\n")
+	ups = replaceFile(ups, "guide/README.md", "# Guide\n\nThe guide, shorter: [configure](configure/README.md#top).\n")
+	ups = replaceFile(ups, ".gitbook/assets/logo.png", "PNG logo, redrawn")
+	changed := []importer.Upload{{Path: "guide/install.md", Data: fileOf(ups, "guide/install.md")},
+		{Path: "guide/README.md", Data: fileOf(ups, "guide/README.md")},
+		{Path: ".gitbook/assets/logo.png", Data: fileOf(ups, ".gitbook/assets/logo.png")},
+		{Path: ".github/workflows/build.yml", Data: []byte("not the content")}}
+	whole, err := Import(base, ups, testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := Reimport(base, changed, testEnv())
+	if err != nil || !ok {
+		t.Fatalf("ok %v, %v", ok, err)
+	}
+	if strings.Join(got.Changed, " ") != strings.Join(whole.Changed, " ") || strings.Join(got.Changed, " ") != "guide install logo" {
+		t.Fatalf("changed %v, the whole import's %v", got.Changed, whole.Changed)
+	}
+	for _, id := range []string{"guide", "install"} {
+		a, b := got.Tree.Page(id), whole.Tree.Page(id)
+		if a.Title != b.Title || a.Description != b.Description || a.Emoji != b.Emoji || got.Bodies[a.Body] != whole.Bodies[b.Body] {
+			t.Fatalf("%s: reread %+v %q, imported %+v %q", id, a, got.Bodies[a.Body], b, whole.Bodies[b.Body])
+		}
+	}
+	if got.Tree.Page("install").Emoji != "" || got.Tree.File("logo").Blob != tree.Hash([]byte("PNG logo, redrawn")) || len(got.Blobs) != 1 {
+		t.Fatalf("install %+v, logo %+v", got.Tree.Page("install"), got.Tree.File("logo"))
+	}
+	// What changes the layout is left to Import: a new page, a removed one, the table of contents.
+	for _, c := range [][]importer.Upload{
+		{{Path: "guide/extra.md", Data: []byte("# Extra\n")}},
+		{{Path: "secret.md"}},
+		{{Path: "SUMMARY.md", Data: []byte("# Table of contents\n")}},
+		{{Path: ".gitbook.yaml", Data: []byte("root: ./docs/\n")}},
+	} {
+		if _, ok, err := Reimport(base, c, testEnv()); ok || err != nil {
+			t.Fatalf("%s: ok %v, %v", c[0].Path, ok, err)
+		}
+	}
+}
