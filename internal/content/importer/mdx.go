@@ -110,8 +110,10 @@ func (c *mdxConverter) line(l line) {
 		c.statement(l)
 		return
 	}
-	for _, m := range mdxComponent.FindAllStringSubmatch(mdxCodeSpan.ReplaceAllString(t, ""), -1) {
-		c.notes.warn(l.n, "<%s> is a component Bindery does not convert; kept as text", m[1])
+	if strings.Contains(t, "<") {
+		for _, m := range mdxComponent.FindAllStringSubmatch(mdxCodeSpan.ReplaceAllString(t, ""), -1) {
+			c.notes.warn(l.n, "<%s> is a component Bindery does not convert; kept as text", m[1])
+		}
 	}
 	c.top().add(l)
 }
@@ -287,6 +289,9 @@ func joinTag(lines []line, i int) (tag string, last int, ok bool) {
 // splitTags splits a line's text into lines: each tag of a converted component (and a summary)
 // on a line of its own, the text between them on others.
 func splitTags(ind, rest string, n int) []line {
+	if !strings.Contains(rest, "<") { // no tag: most lines
+		return []line{{text: ind + rest, n: n}}
+	}
 	var out []line
 	for rest != "" {
 		head := ""
