@@ -334,7 +334,6 @@ type body struct {
 	links []markdown.Link
 }
 
-
 func set[T any](dst *T, v *T) {
 	if v != nil {
 		*dst = *v
