@@ -117,7 +117,7 @@ var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
 // walkInlines converts n's inline children under the marks; inLink says they are a link's text,
 // which holds texts and images only.
 func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
-	opened := map[string]bool{} // the marks a tag among n's children opened
+	var opened map[string]bool // the marks a tag among n's children opened (made at the first raw HTML)
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		if inline, end := c.wrappedInline(k); inline != nil && !inLink {
 			b.inline(inline)
@@ -168,6 +168,9 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			b.inline(Inline("inline-math", map[string]any{"formula": k.formula}))
 		case *ast.RawHTML:
 			raw := string(k.Segments.Value(c.src))
+			if opened == nil {
+				opened = map[string]bool{}
+			}
 			if m, ok := tagMarks.apply(raw, marks, opened); ok {
 				marks = m
 				continue
@@ -261,7 +264,11 @@ func splitEmoji(v []byte, found func(text []byte, seq string)) []byte {
 // decode decodes backslash escapes and character references in one pass, as CommonMark does in
 // text and link destinations: an escaped "&" starts no reference.
 func decode(v []byte) string {
+	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 { // most text: nothing to decode
+		return string(v)
+	}
 	var b strings.Builder
+	b.Grow(len(v))
 	for i := 0; i < len(v); i++ {
 		switch {
 		case v[i] == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
