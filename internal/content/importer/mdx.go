@@ -92,19 +92,8 @@ func (fr *mdxFrame) add(lines ...line) {
 // line reads one line outside code.
 func (c *mdxConverter) line(l line) {
 	t := strings.TrimLeft(l.text, " \t")
-	if m := mdxClose.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
-		c.close(m[1], l)
+	if strings.HasPrefix(t, "<") && c.tagLine(t, l) {
 		return
-	}
-	if m := mdxOpen.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
-		c.open(m[1], l)
-		return
-	}
-	if m := mdxSummary.FindStringSubmatch(t); m != nil {
-		if fr := c.top(); isDetails(fr.name) && fr.summary == nil && len(trimBlank(fr.body)) == 0 {
-			fr.summary = &m[1]
-			return
-		}
 	}
 	if len(c.stack) == 1 && l.text == t && mdxStatement.MatchString(t) {
 		c.statement(l)
@@ -116,6 +105,26 @@ func (c *mdxConverter) line(l line) {
 		}
 	}
 	c.top().add(l)
+}
+
+// tagLine reads a line t starting with "<" (l's text, its indentation trimmed) that closes or
+// opens a converted component, or is the summary of details; false when it is none of those.
+func (c *mdxConverter) tagLine(t string, l line) bool {
+	if m := mdxClose.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
+		c.close(m[1], l)
+		return true
+	}
+	if m := mdxOpen.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
+		c.open(m[1], l)
+		return true
+	}
+	if m := mdxSummary.FindStringSubmatch(t); m != nil {
+		if fr := c.top(); isDetails(fr.name) && fr.summary == nil && len(trimBlank(fr.body)) == 0 {
+			fr.summary = &m[1]
+			return true
+		}
+	}
+	return false
 }
 
 // statement reads an import or export statement at the top level: an import of a component
@@ -311,7 +320,7 @@ func splitTags(ind, rest string, n int) []line {
 		rest = strings.TrimLeft(rest[len(head):], " \t")
 	}
 	var tail []line
-	for {
+	for strings.HasSuffix(strings.TrimRight(rest, " \t\n\f\r"), ">") { // as mdxTrailing's lines end
 		m := mdxTrailing.FindStringSubmatch(rest)
 		if m == nil {
 			break
