@@ -270,7 +270,7 @@ func (c *mdxConverter) normalize(lines []line) []line {
 			continue
 		}
 		ind, rest := indentOf(l.text), strings.TrimLeft(l.text, " \t")
-		if m := mdxOpen.FindStringSubmatch(rest); m != nil && mdxBlocks[m[1]] && tagEnd(rest) < 0 {
+		if m := openingTag(rest); m != nil && mdxBlocks[m[1]] && tagEnd(rest) < 0 {
 			if joined, last, ok := joinTag(lines, i); ok {
 				rest, i = joined, last
 			} else {
@@ -280,6 +280,14 @@ func (c *mdxConverter) normalize(lines []line) []line {
 		out = append(out, splitTags(ind, rest, l.n)...)
 	}
 	return out
+}
+
+// openingTag is mdxOpen's match at the start of s, nil when s does not start with "<".
+func openingTag(s string) []string {
+	if !strings.HasPrefix(s, "<") {
+		return nil
+	}
+	return mdxOpen.FindStringSubmatch(s)
 }
 
 // joinTag joins the lines of an opening tag starting at line i; ok is false when it does not end
