@@ -72,8 +72,9 @@ func New(blocks ...*Node) *Document {
 
 // Block returns a block of the type; void for the types the support table says are.
 func Block(typ string, data map[string]any, nodes ...*Node) *Node {
-	n := &Node{Object: ObjectBlock, Type: typ, Data: data, Nodes: nodes, IsVoid: blockRules[typ].void}
-	if blockRules[typ].fragments {
+	rules := blockRules[typ]
+	n := &Node{Object: ObjectBlock, Type: typ, Data: data, Nodes: nodes, IsVoid: rules.void}
+	if rules.fragments {
 		n.Fragments = []*Node{}
 	}
 	return n
@@ -96,7 +97,7 @@ func Text(leaves ...Leaf) *Node {
 
 // NewLeaf returns a leaf of text with marks of the types (a color mark as "color <text> <background>").
 func NewLeaf(text string, marks ...string) Leaf {
-	l := Leaf{Object: objectLeaf, Text: text, Marks: []Mark{}}
+	l := Leaf{Object: objectLeaf, Text: text, Marks: make([]Mark, 0, len(marks))}
 	for _, m := range marks {
 		l.Marks = append(l.Marks, markOfKey(m))
 	}

@@ -3,6 +3,7 @@ package document
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/binderyhq/bindery/internal/adaptive"
@@ -179,10 +180,19 @@ type nobody struct{}
 func (nobody) Shows(string) bool   { return false }
 func (nobody) Value(string) string { return "" }
 
+// ifTag is how an if block's tag starts (ifLine), wherever it is.
+var ifTag = regexp.MustCompile(`\{%\s*if\s`)
+
+// mayHoldExpressions says whether body may hold an if block or an expression: without the start
+// of either, reading its document would find none (a page of hints and tabs is not parsed for it).
+func mayHoldExpressions(body string) bool {
+	return strings.Contains(body, expressionOpen) || strings.Contains(body, "{%") && ifTag.MatchString(body)
+}
+
 // ForEveryone returns a page body without what only some readers see: its if blocks and the values
 // of its expressions (Evaluate with Nobody), or the body as it is when it has none.
 func ForEveryone(body string) string {
-	if !strings.Contains(body, "{%") && !strings.Contains(body, expressionOpen) {
+	if !mayHoldExpressions(body) {
 		return body
 	}
 	doc := FromMarkdown(body)

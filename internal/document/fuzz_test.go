@@ -3,6 +3,7 @@ package document
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,6 +81,32 @@ func FuzzDecode(f *testing.F) {
 		again, err := Encode(FromMarkdown(md))
 		if err != nil || again != md {
 			t.Fatalf("stored Markdown %q encodes again to %q (%v)", md, again, err)
+		}
+	})
+}
+
+// FuzzTagAttrs: a tag line's attributes are read as tagLine's expression reads them.
+func FuzzTagAttrs(f *testing.F) {
+	for _, s := range []string{`{% hint style="info" %}`, "{% code title=\"a\"  lineNumbers=\"true\"%}\r\n",
+		`{% embed url="x" url="y" %} `, `{% hint style="a%}" %}`, `{% hint style="a"%}`, `{% hint_x %}`, `{% tabs %} x`,
+		`{% tab title="&amp;" x= %}`, "{% file\tsrc=\"\" %}\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		name := tagName([]byte(line))
+		if len(name) == 0 || bytes.HasPrefix(name, []byte("end")) {
+			return
+		}
+		attrs, ok := tagAttrs([]byte(line)[bytes.Index([]byte(line), name)+len(name):])
+		m := tagLine.FindStringSubmatch(line)
+		want := map[string]string{}
+		if m != nil {
+			for _, a := range regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`).FindAllStringSubmatch(m[3], -1) {
+				want[a[1]] = unescapeAttr(a[2])
+			}
+		}
+		if ok != (m != nil && m[2] == string(name)) || ok && !maps.Equal(attrs, want) {
+			t.Fatalf("%q: %v %q, the expression %q", line, ok, attrs, m)
 		}
 	})
 }

@@ -28,13 +28,12 @@ var gitbookMarkdown = goldmark.New(
 // tagLine is a line that is one GitBook tag: `{% name attr="value" … %}` or `{% endname %}`.
 var (
 	tagLine = regexp.MustCompile(`^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+="[^"]*")*)\s*%\}\s*$`)
-	tagAttr = regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`)
 	// includeLine is GitBook's include tag, `{% include "path" %}` (reusable.go).
 	includeLine = regexp.MustCompile(`^\{%\s*include\s+"([^"]*)"\s*%\}\s*$`)
 	// ifLine opens a conditional block: `{% if expression %}`.
 	ifLine = regexp.MustCompile(`^\{%\s*if\s+(.*?)\s*%\}\s*$`)
-	// tagStart is how every tag line starts.
-	tagStart = []byte("{%")
+	// tagStart is how every tag line starts, tagEnd how it ends.
+	tagStart, tagEnd = []byte("{%"), []byte("%}")
 )
 
 // containerTags hold blocks up to their end tag; voidTags are one line.
@@ -105,14 +104,11 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (as
 			return n, parser.HasChildren
 		}
 	}
-	m := tagLine.FindSubmatch(line)
-	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
+	attrs, ok := tagAttrs(line[bytes.Index(line, name)+len(name):])
+	if !ok {
 		return nil, parser.NoChildren
 	}
-	n := &tagBlock{name: string(m[2]), attrs: map[string]string{}, line: string(util.TrimRightSpace(line))}
-	for _, a := range tagAttr.FindAllSubmatch(m[3], -1) {
-		n.attrs[string(a[1])] = unescapeAttr(string(a[2]))
-	}
+	n := &tagBlock{name: string(name), attrs: attrs, line: string(util.TrimRightSpace(line))}
 	reader.AdvanceToEOL()
 	if voidTags[n.name] {
 		return n, parser.NoChildren
@@ -134,6 +130,32 @@ func tagName(line []byte) []byte {
 		end++
 	}
 	return rest[:end]
+}
+
+// tagAttrs reads what follows a tag's name as tagLine does: attributes `name="value"`, each after
+// spaces, then `%}` and nothing but spaces (ok false when the line is not that). A name given twice
+// has its last value.
+func tagAttrs(rest []byte) (attrs map[string]string, ok bool) {
+	attrs = map[string]string{}
+	for {
+		trimmed := bytes.TrimLeft(rest, tagSpace)
+		spaced := len(trimmed) < len(rest)
+		rest = trimmed
+		if after, end := bytes.CutPrefix(rest, tagEnd); end {
+			return attrs, len(bytes.TrimLeft(after, tagSpace)) == 0
+		}
+		name := 0
+		for name < len(rest) && (rest[name]|0x20 >= 'a' && rest[name]|0x20 <= 'z') {
+			name++
+		}
+		value, isAttr := bytes.CutPrefix(rest[name:], []byte(`="`))
+		closing := bytes.IndexByte(value, '"')
+		if !spaced || name == 0 || !isAttr || closing < 0 {
+			return nil, false
+		}
+		attrs[string(rest[:name])] = unescapeAttr(string(value[:closing]))
+		rest = value[closing+1:]
+	}
 }
 
 func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {

@@ -69,18 +69,18 @@ func (b *inlineBuilder) leaf(s string, marks []string) {
 	if s == "" {
 		return
 	}
-	l := NewLeaf(s, sortMarks(marks)...)
+	keys := sortMarks(marks)
 	last := b.last()
 	if last == nil || last.Object != ObjectText {
-		b.nodes = append(b.nodes, Text(l))
+		b.nodes = append(b.nodes, Text(NewLeaf(s, keys...)))
 		return
 	}
 	prev := &last.Leaves[len(last.Leaves)-1]
-	if sameMarks(prev.Marks, l.Marks) {
+	if marksOf(prev.Marks, keys) {
 		prev.Text += s
 		return
 	}
-	last.Leaves = append(last.Leaves, l)
+	last.Leaves = append(last.Leaves, NewLeaf(s, keys...))
 }
 
 func (b *inlineBuilder) inline(n *Node) { b.nodes = append(b.nodes, n) }
@@ -94,6 +94,9 @@ func (b *inlineBuilder) last() *Node {
 
 // sortMarks orders mark keys: color marks first (GitBook writes them outermost), then markOrder.
 func sortMarks(marks []string) []string {
+	if len(marks) == 0 || len(marks) == 1 && (isColorKey(marks[0]) || slices.Contains(markOrder, marks[0])) {
+		return marks // most texts: nothing to order
+	}
 	var out []string
 	for _, m := range marks {
 		if isColorKey(m) && !slices.Contains(out, m) {
@@ -108,8 +111,9 @@ func sortMarks(marks []string) []string {
 	return out
 }
 
-func sameMarks(a, b []Mark) bool {
-	return slices.EqualFunc(a, b, func(x, y Mark) bool { return markKey(x) == markKey(y) })
+// marksOf says whether marks are those of the keys, in their order.
+func marksOf(marks []Mark, keys []string) bool {
+	return slices.EqualFunc(marks, keys, func(m Mark, key string) bool { return markKey(m) == key })
 }
 
 var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
@@ -117,7 +121,7 @@ var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
 // walkInlines converts n's inline children under the marks; inLink says they are a link's text,
 // which holds texts and images only.
 func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
-	opened := map[string]bool{} // the marks a tag among n's children opened
+	var opened map[string]bool // the marks a tag among n's children opened (made at the first raw HTML)
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		if inline, end := c.wrappedInline(k); inline != nil && !inLink {
 			b.inline(inline)
@@ -144,7 +148,7 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 				c.walkInlines(k, marks, inLink, b)
 				continue
 			}
-			ref := refFromDest(decode(k.Destination))
+			ref := refFromDest(decode(k.Destination, ""))
 			if string(k.Title) == mentionTitle && mentionKinds[str(ref, "kind")] {
 				b.inline(Inline("mention", map[string]any{"ref": ref})) // its text is GitBook's label, not content
 				continue
@@ -155,7 +159,7 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
-			data := map[string]any{"ref": imageRef(decode(k.Destination))}
+			data := map[string]any{"ref": imageRef(decode(k.Destination, ""))}
 			if alt := string(c.plain(k)); alt != "" {
 				data["alt"] = alt
 			}
@@ -168,6 +172,9 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			b.inline(Inline("inline-math", map[string]any{"formula": k.formula}))
 		case *ast.RawHTML:
 			raw := string(k.Segments.Value(c.src))
+			if opened == nil {
+				opened = map[string]bool{}
+			}
 			if m, ok := tagMarks.apply(raw, marks, opened); ok {
 				marks = m
 				continue
@@ -235,11 +242,11 @@ func (c converter) text(t *ast.Text, marks []string, emoji bool, b *inlineBuilde
 	}
 	if emoji {
 		v = splitEmoji(v, func(text []byte, seq string) {
-			b.leaf(decode(text), marks)
+			b.leaf(decode(text, ""), marks)
 			b.inline(emojiInline(seq))
 		})
 	}
-	b.leaf(decode(v)+lineEnd, marks)
+	b.leaf(decode(v, lineEnd), marks)
 }
 
 // splitEmoji calls found with the text before each emoji sequence of v and the sequence, and
@@ -259,9 +266,13 @@ func splitEmoji(v []byte, found func(text []byte, seq string)) []byte {
 }
 
 // decode decodes backslash escapes and character references in one pass, as CommonMark does in
-// text and link destinations: an escaped "&" starts no reference.
-func decode(v []byte) string {
+// text and link destinations (an escaped "&" starts no reference), and appends suffix.
+func decode(v []byte, suffix string) string {
+	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 { // most text: nothing to decode
+		return string(v) + suffix
+	}
 	var b strings.Builder
+	b.Grow(len(v) + len(suffix))
 	for i := 0; i < len(v); i++ {
 		switch {
 		case v[i] == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
@@ -278,6 +289,7 @@ func decode(v []byte) string {
 			b.WriteByte(v[i])
 		}
 	}
+	b.WriteString(suffix)
 	return b.String()
 }
 

@@ -6,6 +6,7 @@ import (
 	"html"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -71,7 +72,8 @@ var (
 	detailsOpen  = regexp.MustCompile(`^<details>\s*(?:<summary>(.*)</summary>)?\s*$`)
 	detailsClose = regexp.MustCompile(`^</details>\s*$`)
 	summaryLine  = regexp.MustCompile(`^<summary>(.*)</summary>\s*$`)
-	detailsTag   = []byte("<details>") // how detailsOpen's lines start
+	detailsTag   = []byte("<details>")  // how detailsOpen's lines start
+	detailsEnd   = []byte("</details>") // how detailsClose's do
 )
 
 // detailsOpen says whether n opens an expandable, and its title when the same block holds it.
@@ -98,7 +100,8 @@ func (c converter) matchDetails(parent ast.Node) {
 	for k := parent.FirstChild(); k != nil; k = k.NextSibling() {
 		if _, ok := c.detailsOpen(k); ok {
 			open = append(open, k)
-		} else if len(open) > 0 && k.Kind() == ast.KindHTMLBlock && detailsClose.MatchString(c.lines(k)) {
+		} else if len(open) > 0 && k.Kind() == ast.KindHTMLBlock && k.Lines().Len() > 0 &&
+			bytes.HasPrefix(c.firstLine(k), detailsEnd) && detailsClose.MatchString(c.lines(k)) {
 			c.closers[open[len(open)-1]] = k
 			open = open[:len(open)-1]
 		}
@@ -286,11 +289,16 @@ func checked(item ast.Node) bool {
 	return box != nil && box.IsChecked
 }
 
-// figure is GitBook's image with a caption.
+// figure is GitBook's image with a caption; its lines start with figureTag.
+const figureTag = "<figure>"
+
 var figure = regexp.MustCompile(`^<figure><img src="([^"]*)" alt="([^"]*)"><figcaption>(?:<p>(.*)</p>)?</figcaption></figure>\s*$`)
 
 func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
 	s := c.lines(n)
+	if !strings.HasPrefix(s, figureTag) {
+		return literal(s)
+	}
 	if m := figure.FindStringSubmatch(s); m != nil {
 		ref := refFromDest(html.UnescapeString(m[1]))
 		if kind := str(ref, "kind"); kind == "url" || kind == "file" {
@@ -339,7 +347,7 @@ func (c converter) table(t *east.Table) *Node {
 		values := map[string]any{}
 		col := 0
 		for cell := r.FirstChild(); cell != nil; cell, col = cell.NextSibling(), col+1 {
-			id := fmt.Sprintf("c%d", col)
+			id := "c" + strconv.Itoa(col)
 			if r.Kind() == east.KindTableHeader {
 				columns = append(columns, id)
 				definition[id] = map[string]any{"id": id, "title": util.BytesToReadOnlyString(c.plain(cell)),
@@ -347,13 +355,13 @@ func (c converter) table(t *east.Table) *Node {
 				continue
 			}
 			if inl := c.inlines(cell); len(inl) > 0 {
-				frag := fmt.Sprintf("r%dc%d", row, col)
+				frag := "r" + strconv.Itoa(row) + id
 				values[id] = frag
 				table.Fragments = append(table.Fragments, &Node{Object: ObjectFragment, Fragment: frag, Nodes: []*Node{paragraph(inl)}})
 			}
 		}
 		if r.Kind() != east.KindTableHeader {
-			records[fmt.Sprintf("r%d", row)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
+			records["r"+strconv.Itoa(row)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
 			row++
 		}
 	}

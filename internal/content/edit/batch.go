@@ -19,7 +19,8 @@ type batch struct {
 	changed  map[string]bool
 	pageRefs map[string]string // ref → page id
 	fileRefs map[string]string // ref → file id
-	docs     map[string]string // page id → Markdown body set by the batch, links not yet resolved
+	docs     map[string]body   // page id → Markdown body set by the batch, links not yet resolved
+	bodies   map[string]string // hash → the bodies written, links resolved (writeBodies)
 	pages    touches
 	reusable reusables
 	blobs    []Blob
@@ -28,7 +29,7 @@ type batch struct {
 
 func newBatch(base *tree.Tree, env Env) *batch {
 	return &batch{env: env, t: base.Clone(), changed: map[string]bool{}, pageRefs: map[string]string{},
-		fileRefs: map[string]string{}, docs: map[string]string{}, pages: touches{at: map[string]int{}},
+		fileRefs: map[string]string{}, docs: map[string]body{}, pages: touches{at: map[string]int{}},
 		reusable: reusables{refs: map[string]string{}, docs: map[string]string{}, touches: touches{at: map[string]int{}}}}
 }
 
@@ -296,16 +297,16 @@ func (b *batch) setFields(p *tree.Page, f Fields) error {
 	case f.Markdown != nil && f.Body != nil:
 		return badf("document: give the page as markdown or as a JSON document, not both")
 	case f.Body != nil:
-		b.docs[p.ID] = *f.Body
+		b.docs[p.ID] = body{*f.Body, markdown.Links(*f.Body)}
 	case f.Markdown != nil:
-		doc := parseDocument(*f.Markdown, f.Title)
+		doc, links := markdown.ParseWithLinks(*f.Markdown, f.Title)
 		if doc.Title != "" {
 			f.Title = &doc.Title
 		}
 		if doc.Description != "" {
 			f.Description = &doc.Description
 		}
-		b.docs[p.ID] = doc.Body
+		b.docs[p.ID] = body{doc.Body, links}
 	}
 	f, err := checkFields(f)
 	if err != nil {
@@ -326,12 +327,11 @@ func (b *batch) setFields(p *tree.Page, f Fields) error {
 	return nil
 }
 
-// parseDocument splits a change's Markdown, with the change's title when it has one.
-func parseDocument(md string, title *string) markdown.Parsed {
-	if title != nil {
-		return markdown.ParseWithTitle(md, *title)
-	}
-	return markdown.Parse(md)
+// body is a page's Markdown body as a change set it, with its links (markdown.Links) found when it
+// was parsed: resolving them parses it no more.
+type body struct {
+	md    string
+	links []markdown.Link
 }
 
 func set[T any](dst *T, v *T) {
@@ -413,13 +413,13 @@ func (b *batch) writeBodies() error {
 	bodies := map[string]string{}
 	resolver := markdown.Resolver{Tree: pageIndex{b.t}, PageRefs: b.pageRefs, FileRefs: b.fileRefs,
 		FileByID: func(id string) bool { return b.t.File(id) != nil }}
-	for id, body := range b.docs {
+	for id, doc := range b.docs {
 		p := b.t.Page(id)
 		if p == nil {
 			return fmt.Errorf("page %s of a body is gone", id) // deleted pages drop their docs
 		}
 		resolver.From = id
-		resolved := resolver.Resolve(body)
+		resolved := resolver.ResolveLinks(doc.md, doc.links)
 		updated := *p
 		updated.Body = ""
 		if resolved != "" {
@@ -429,12 +429,12 @@ func (b *batch) writeBodies() error {
 		b.t.SetPage(&updated)
 	}
 	b.writeReusableBodies(resolver, bodies)
-	b.docs = bodies
+	b.bodies = bodies
 	return nil
 }
 
 func (b *batch) outcome() *Outcome {
-	o := &Outcome{Tree: b.t, Bodies: b.docs, Blobs: b.blobs, Pages: b.pages.list, Files: b.files,
+	o := &Outcome{Tree: b.t, Bodies: b.bodies, Blobs: b.blobs, Pages: b.pages.list, Files: b.files,
 		Reusables: b.reusable.list}
 	for k := range b.changed {
 		o.Changed = append(o.Changed, k)

@@ -37,7 +37,7 @@ func convertColonAdmonitions(lines []line, notes *notes) []line {
 	var open []colonBlock
 	var f fence
 	for i, l := range lines {
-		if f.inCode(l.text) {
+		if f.inCode(l.text) || !strings.HasPrefix(strings.TrimLeft(l.text, " \t"), ":::") { // as both expressions' lines start
 			out = append(out, l)
 			continue
 		}

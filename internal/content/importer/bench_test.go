@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/text"
+
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/testkit/cputime"
 )
 
 // BenchmarkBuild200 lays out and applies a 200-page site with 20 images: the part of a website
@@ -27,4 +31,39 @@ func BenchmarkBuild200(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkImportLargeMDX imports a 2 MB Docusaurus page (admonitions, tabs, links by /docs/ path,
+// a component kept as text) from the upload to the content batches applied, against goldmark
+// parsing the page's converted Markdown once: the import's cost in passes of the parser.
+func BenchmarkImportLargeMDX(b *testing.B) {
+	section := "## Part\n\n:::tip Tip\nText with a [link](/docs/intro) and ![a figure](/img/a.png).\n:::\n\n" +
+		"<Tabs>\n<TabItem value=\"a\">A [b](./intro.md)</TabItem>\n</Tabs>\n\n<Custom />\n\n"
+	md := "# Large\n\n" + strings.Repeat(section, (2<<20)/len(section))
+	uploads := []Upload{{Path: "docs/large.mdx", Data: []byte(md)}, {Path: "docs/intro.md", Data: []byte("# Intro\n")},
+		{Path: "static/img/a.png", Data: make([]byte, 64)}}
+	site, err := FromUploads(uploads)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var converted []byte // the large page's, the longest
+	for _, pg := range site.Pages {
+		if len(pg.Markdown) > len(converted) {
+			converted = []byte(pg.Markdown)
+		}
+	}
+	b.Run("GoldmarkParse", func(b *testing.B) {
+		cputime.Loop(b, func() { goldmark.DefaultParser().Parse(text.NewReader(converted)) })
+	})
+	b.Run("Import", func(b *testing.B) {
+		cputime.Loop(b, func() {
+			site, err := FromUploads(uploads)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Build(tree.New(nil), site, testEnv()); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 }

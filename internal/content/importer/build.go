@@ -99,10 +99,10 @@ func newPlan(s Site) *plan {
 	at.addAliases(p.pages, p.files)
 	usedAt := map[int]int{}
 	for _, pg := range p.pages {
-		doc := parsePage(pg)
+		doc, links := parsePage(pg)
 		p.docs = append(p.docs, doc)
 		p.titles = append(p.titles, pageTitle(doc.Title, pg.Title))
-		edits := linkEdits(pg.Location, doc.Body, at)
+		edits := linkEdits(pg.Location, doc.Body, links, at)
 		for i, e := range edits {
 			if e.file < 0 {
 				continue
@@ -147,12 +147,13 @@ func (at targets) addAliases(pages []Page, files []File) {
 }
 
 // parsePage splits a page's Markdown, with the title its table of contents gives it when it has
-// one (a leading heading saying something else then stays in the body).
-func parsePage(pg Page) markdown.Parsed {
+// one (a leading heading saying something else then stays in the body), and returns the links of
+// its body, in one parse.
+func parsePage(pg Page) (markdown.Parsed, []markdown.Link) {
 	if pg.NavTitle != "" {
-		return markdown.ParseWithTitle(pg.Markdown, pg.NavTitle)
+		return markdown.ParseWithLinks(pg.Markdown, &pg.NavTitle)
 	}
-	return markdown.Parse(pg.Markdown)
+	return markdown.ParseWithLinks(pg.Markdown, nil)
 }
 
 // nest finds each page's parent — in an outline the page its Parent names when it comes before
@@ -207,14 +208,14 @@ func pageTitle(own, fallback string) string {
 	return cmp.Or(title, "Untitled")
 }
 
-// linkEdits lists the rewrites of the link destinations of md, a body of the page at from, by
-// offset, and of the destinations of its GitBook blocks that are not links (a content-ref's url,
+// linkEdits lists the rewrites of the link destinations of md, a body of the page at from whose
+// links are links (markdown.Links), by offset, and of the destinations of its GitBook blocks that are not links (a content-ref's url,
 // a file's or a figure's src). Reference links are rewritten through their definition; autolinks
 // are left alone (one can only hold a URL).
-func linkEdits(from *url.URL, md string, at targets) []linkEdit {
+func linkEdits(from *url.URL, md string, links []markdown.Link, at targets) []linkEdit {
 	var out []linkEdit
 	done := map[int]bool{}
-	for _, l := range slices.Concat(markdown.Links(md), markdown.BlockRefs(md)) {
+	for _, l := range slices.Concat(links, markdown.BlockRefs(md)) {
 		if l.Kind == markdown.Reference || l.Kind == markdown.Autolink || done[l.Start] {
 			continue
 		}

@@ -92,28 +92,39 @@ func (fr *mdxFrame) add(lines ...line) {
 // line reads one line outside code.
 func (c *mdxConverter) line(l line) {
 	t := strings.TrimLeft(l.text, " \t")
-	if m := mdxClose.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
-		c.close(m[1], l)
+	if strings.HasPrefix(t, "<") && c.tagLine(t, l) {
 		return
-	}
-	if m := mdxOpen.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
-		c.open(m[1], l)
-		return
-	}
-	if m := mdxSummary.FindStringSubmatch(t); m != nil {
-		if fr := c.top(); isDetails(fr.name) && fr.summary == nil && len(trimBlank(fr.body)) == 0 {
-			fr.summary = &m[1]
-			return
-		}
 	}
 	if len(c.stack) == 1 && l.text == t && mdxStatement.MatchString(t) {
 		c.statement(l)
 		return
 	}
-	for _, m := range mdxComponent.FindAllStringSubmatch(mdxCodeSpan.ReplaceAllString(t, ""), -1) {
-		c.notes.warn(l.n, "<%s> is a component Bindery does not convert; kept as text", m[1])
+	if strings.Contains(t, "<") {
+		for _, m := range mdxComponent.FindAllStringSubmatch(mdxCodeSpan.ReplaceAllString(t, ""), -1) {
+			c.notes.warn(l.n, "<%s> is a component Bindery does not convert; kept as text", m[1])
+		}
 	}
 	c.top().add(l)
+}
+
+// tagLine reads a line t starting with "<" (l's text, its indentation trimmed) that closes or
+// opens a converted component, or is the summary of details; false when it is none of those.
+func (c *mdxConverter) tagLine(t string, l line) bool {
+	if m := mdxClose.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
+		c.close(m[1], l)
+		return true
+	}
+	if m := mdxOpen.FindStringSubmatch(t); m != nil && mdxBlocks[m[1]] {
+		c.open(m[1], l)
+		return true
+	}
+	if m := mdxSummary.FindStringSubmatch(t); m != nil {
+		if fr := c.top(); isDetails(fr.name) && fr.summary == nil && len(trimBlank(fr.body)) == 0 {
+			fr.summary = &m[1]
+			return true
+		}
+	}
+	return false
 }
 
 // statement reads an import or export statement at the top level: an import of a component
@@ -259,7 +270,7 @@ func (c *mdxConverter) normalize(lines []line) []line {
 			continue
 		}
 		ind, rest := indentOf(l.text), strings.TrimLeft(l.text, " \t")
-		if m := mdxOpen.FindStringSubmatch(rest); m != nil && mdxBlocks[m[1]] && tagEnd(rest) < 0 {
+		if m := openingTag(rest); m != nil && mdxBlocks[m[1]] && tagEnd(rest) < 0 {
 			if joined, last, ok := joinTag(lines, i); ok {
 				rest, i = joined, last
 			} else {
@@ -269,6 +280,14 @@ func (c *mdxConverter) normalize(lines []line) []line {
 		out = append(out, splitTags(ind, rest, l.n)...)
 	}
 	return out
+}
+
+// openingTag is mdxOpen's match at the start of s, nil when s does not start with "<".
+func openingTag(s string) []string {
+	if !strings.HasPrefix(s, "<") {
+		return nil
+	}
+	return mdxOpen.FindStringSubmatch(s)
 }
 
 // joinTag joins the lines of an opening tag starting at line i; ok is false when it does not end
@@ -287,6 +306,9 @@ func joinTag(lines []line, i int) (tag string, last int, ok bool) {
 // splitTags splits a line's text into lines: each tag of a converted component (and a summary)
 // on a line of its own, the text between them on others.
 func splitTags(ind, rest string, n int) []line {
+	if !strings.Contains(rest, "<") { // no tag: most lines
+		return []line{{text: ind + rest, n: n}}
+	}
 	var out []line
 	for rest != "" {
 		head := ""
@@ -306,7 +328,7 @@ func splitTags(ind, rest string, n int) []line {
 		rest = strings.TrimLeft(rest[len(head):], " \t")
 	}
 	var tail []line
-	for {
+	for strings.HasSuffix(strings.TrimRight(rest, " \t\n\f\r"), ">") { // as mdxTrailing's lines end
 		m := mdxTrailing.FindStringSubmatch(rest)
 		if m == nil {
 			break

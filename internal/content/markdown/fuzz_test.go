@@ -47,6 +47,28 @@ func FuzzParseWithTitle(f *testing.F) {
 	})
 }
 
+// FuzzParseWithLinks: one parse gives what Parse (or ParseWithTitle) and Links of its body give.
+func FuzzParseWithLinks(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, "")
+		f.Add(s, "H")
+		f.Add("# H\n\n"+s, "")
+	}
+	f.Fuzz(func(t *testing.T, md, title string) {
+		var want Parsed
+		var given *string
+		if title == "" {
+			want = Parse(md)
+		} else {
+			want, given = ParseWithTitle(md, title), &title
+		}
+		p, links := ParseWithLinks(md, given)
+		if p != want || !slices.Equal(links, Links(p.Body)) {
+			t.Fatalf("ParseWithLinks(%q, %q) = %+v, %+v\nwant %+v, %+v", md, title, p, links, want, Links(p.Body))
+		}
+	})
+}
+
 func FuzzLinks(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)

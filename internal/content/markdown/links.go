@@ -48,13 +48,35 @@ type Link struct {
 // code spans, code blocks or HTML. Raw HTML links (<a href>) are not Markdown links and not listed.
 // A definition whose label was defined before is unused and not listed.
 func Links(markdown string) []Link {
-	src := []byte(markdown)
-	doc, pc := parse(src)
-	c := collector{src: src, spans: spansOf(pc)}
-	_ = ast.Walk(doc, c.visit)
-	links := append(c.links, definitions(pc, src)...)
+	return parseDoc(markdown).linksFrom(0)
+}
+
+// linksFrom returns the links of the parsed document that start at or after offset from, with
+// their offsets made relative to it: the links of the document's text from there on, when what is
+// before is whole blocks that hold no link reference definition (a leading title).
+func (d *parsedDoc) linksFrom(from int) []Link {
+	c := collector{src: d.src, spans: spansOf(d.pc)}
+	_ = ast.Walk(d.doc, c.visit)
+	links := append(c.links, definitions(d.pc, d.src)...)
 	slices.SortStableFunc(links, func(a, b Link) int { return a.Outer.Start - b.Outer.Start })
-	return links
+	if from == 0 {
+		return links
+	}
+	out := links[:0]
+	for _, l := range links {
+		if l.Outer.Start >= from {
+			out = append(out, l.shifted(-from))
+		}
+	}
+	return out
+}
+
+// shifted is the link with its offsets moved by delta.
+func (l Link) shifted(delta int) Link {
+	l.Start, l.End = l.Start+delta, l.End+delta
+	l.Outer = Span{l.Outer.Start + delta, l.Outer.End + delta}
+	l.Inner = Span{l.Inner.Start + delta, l.Inner.End + delta}
+	return l
 }
 
 // collector gathers the links of a document in one walk, and its plain text on the way: a link's

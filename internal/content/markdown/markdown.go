@@ -48,6 +48,19 @@ func parse(src []byte) (ast.Node, parser.Context) {
 	return doc, pc
 }
 
+// parsedDoc is Markdown parsed once, for what several readers of it need (its title, its links).
+type parsedDoc struct {
+	src []byte
+	doc ast.Node
+	pc  parser.Context
+}
+
+func parseDoc(markdown string) *parsedDoc {
+	d := &parsedDoc{src: []byte(markdown)}
+	d.doc, d.pc = parse(d.src)
+	return d
+}
+
 // plainText is the text of n's inline content, without markup: escapes and character references
 // decoded, code spans and raw HTML as written, line breaks as one space, outer spaces trimmed.
 func plainText(n ast.Node, src []byte) string {

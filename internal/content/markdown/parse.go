@@ -23,7 +23,8 @@ type Parsed struct {
 // dropped, escapes decoded) is the title. Blank lines left at the top of the body by what was
 // removed are dropped too.
 func Parse(markdown string) Parsed {
-	return split(markdown, nil)
+	p, _ := split(markdown, nil, false)
+	return p
 }
 
 // ParseWithTitle is Parse for a document sent with a title of its own (a content change's
@@ -32,11 +33,19 @@ func Parse(markdown string) Parsed {
 // front matter's title when it has one (front matter is the document's metadata and wins, as Parse
 // has it), else title.
 func ParseWithTitle(markdown, title string) Parsed {
-	return split(markdown, &title)
+	p, _ := split(markdown, &title, false)
+	return p
 }
 
-// split is Parse, or ParseWithTitle when given names the title.
-func split(markdown string, given *string) Parsed {
+// ParseWithLinks is ParseWithTitle, or Parse when title is nil, that also returns the links of
+// the Body as Links(Body) does (offsets in Body), found in the same parse of the Markdown.
+func ParseWithLinks(markdown string, title *string) (Parsed, []Link) {
+	return split(markdown, title, true)
+}
+
+// split is Parse, or ParseWithTitle when given names the title; with links, it returns the links of
+// the body too.
+func split(markdown string, given *string, links bool) (Parsed, []Link) {
 	fields, body, removed := splitFrontMatter(markdown)
 	p := Parsed{Title: fields["title"], Description: fields["description"]}
 	if isEmoji(fields["icon"]) {
@@ -44,9 +53,13 @@ func split(markdown string, given *string) Parsed {
 	} else {
 		p.Icon = fields["icon"]
 	}
+	var parsed *parsedDoc
+	if p.Title == "" || links { // the body is parsed once, for its title and its links
+		parsed = parseDoc(body)
+	}
 	if p.Title == "" {
-		if title, rest, ok := leadingTitle(body); ok && (given == nil || repeats(title, *given)) {
-			p.Title, body, removed = title, rest, true
+		if title, end, ok := parsed.leadingTitle(); ok && (given == nil || repeats(title, *given)) {
+			p.Title, body, removed = title, body[end:], true
 		}
 		if given != nil {
 			p.Title, removed = *given, true // Render puts the title above the body, as a heading
@@ -56,7 +69,10 @@ func split(markdown string, given *string) Parsed {
 		body = trimBlankLines(body)
 	}
 	p.Body = body
-	return p
+	if !links {
+		return p, nil
+	}
+	return p, parsed.linksFrom(len(parsed.src) - len(body))
 }
 
 // repeats reports whether a heading's text is the given title, but for letter case and the
@@ -100,24 +116,22 @@ func looksLikeFrontMatter(body string) bool {
 
 // titleOf is the title Parse reads from the leading H1 of markdown, "" when none.
 func titleOf(markdown string) string {
-	title, _, _ := leadingTitle(markdown)
+	title, _, _ := parseDoc(markdown).leadingTitle()
 	return title
 }
 
-// leadingTitle returns the text of the document's leading H1 and what follows its last line.
-func leadingTitle(markdown string) (title, rest string, ok bool) {
-	src := []byte(markdown)
-	doc, _ := parse(src)
-	h, isHeading := doc.FirstChild().(*ast.Heading)
+// leadingTitle returns the text of the document's leading H1 and the offset after its last line.
+func (d *parsedDoc) leadingTitle() (title string, end int, ok bool) {
+	h, isHeading := d.doc.FirstChild().(*ast.Heading)
 	if !isHeading || h.Level != 1 || h.Lines().Len() == 0 {
-		return "", "", false
+		return "", 0, false
 	}
-	title = plainText(h, src)
-	end, ok := headingEnd(h, src)
+	title = plainText(h, d.src)
+	end, ok = headingEnd(h, d.src)
 	if title == "" || !ok {
-		return "", "", false
+		return "", 0, false
 	}
-	return title, markdown[end:], true
+	return title, end, true
 }
 
 // headingEnd returns the offset after the last line of a heading (its underline for a setext

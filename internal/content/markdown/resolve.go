@@ -54,7 +54,13 @@ type Resolver struct {
 // Reference links follow their definition: a definition that resolves is rewritten once; when it
 // does not, every link using it is replaced by its text and the (now unused) definition is left.
 func (r Resolver) Resolve(markdown string) string {
-	return applyEdits(markdown, linkEdits(Links(markdown), r.target, false))
+	return r.ResolveLinks(markdown, Links(markdown))
+}
+
+// ResolveLinks is Resolve given the links of markdown (Links, or ParseWithLinks' of a page), so
+// that what parsed it already is not parsed again.
+func (r Resolver) ResolveLinks(markdown string, links []Link) string {
+	return applyEdits(markdown, linkEdits(links, r.target, false))
 }
 
 // ForReader rewrites every link/image destination of markdown through target, for the reader of
