@@ -410,8 +410,8 @@ func Rereads(pages []Reread, known Known) []edit.Change {
 	for i, r := range pages {
 		pg := nativeDraft(upload{path: r.Path, data: r.Data}).page
 		pg.NavTitle = r.NavTitle
-		doc := parsePage(pg)
-		body := rewrite(doc.Body, linkEdits(pg.Location, doc.Body, at), pageIDs, fileIDs)
+		doc, links := parsePage(pg)
+		body := rewrite(doc.Body, linkEdits(pg.Location, doc.Body, links, at), pageIDs, fileIDs)
 		fields := contentFields(doc, pageTitle(doc.Title, pg.Title), body)
 		fields.Emoji, fields.Description = &doc.Emoji, &doc.Description
 		changes[i] = edit.Change{Op: edit.OpUpdatePage, Page: r.ID, Fields: fields}
