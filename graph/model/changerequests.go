@@ -50,4 +50,6 @@ func (c *ChangeRequestRequestedReviewerConnection) Nodes() []*ent.ChangeRequestR
 }
 
 // Info is the connection's page and count.
-func (c *ChangeRequestRequestedReviewerConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+func (c *ChangeRequestRequestedReviewerConnection) Info() (*PageInfo, int) {
+	return c.PageInfo, c.TotalCount
+}
