@@ -31,6 +31,10 @@ type AuditEvent struct {
 	ActorType string `json:"actor_type,omitempty"`
 	// ActorID holds the value of the "actor_id" field.
 	ActorID string `json:"actor_id,omitempty"`
+	// ActorLabel holds the value of the "actor_label" field.
+	ActorLabel string `json:"actor_label,omitempty"`
+	// Source holds the value of the "source" field.
+	Source string `json:"source,omitempty"`
 	// TargetType holds the value of the "target_type" field.
 	TargetType string `json:"target_type,omitempty"`
 	// TargetID holds the value of the "target_id" field.
@@ -72,7 +76,7 @@ func (*AuditEvent) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case auditevent.FieldPayload:
 			values[i] = new([]byte)
-		case auditevent.FieldID, auditevent.FieldOrganizationID, auditevent.FieldAction, auditevent.FieldActorType, auditevent.FieldActorID, auditevent.FieldTargetType, auditevent.FieldTargetID, auditevent.FieldTargetLabel:
+		case auditevent.FieldID, auditevent.FieldOrganizationID, auditevent.FieldAction, auditevent.FieldActorType, auditevent.FieldActorID, auditevent.FieldActorLabel, auditevent.FieldSource, auditevent.FieldTargetType, auditevent.FieldTargetID, auditevent.FieldTargetLabel:
 			values[i] = new(sql.NullString)
 		case auditevent.FieldCreatedAt, auditevent.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -132,6 +136,18 @@ func (_m *AuditEvent) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field actor_id", values[i])
 			} else if value.Valid {
 				_m.ActorID = value.String
+			}
+		case auditevent.FieldActorLabel:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field actor_label", values[i])
+			} else if value.Valid {
+				_m.ActorLabel = value.String
+			}
+		case auditevent.FieldSource:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field source", values[i])
+			} else if value.Valid {
+				_m.Source = value.String
 			}
 		case auditevent.FieldTargetType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -217,6 +233,12 @@ func (_m *AuditEvent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("actor_id=")
 	builder.WriteString(_m.ActorID)
+	builder.WriteString(", ")
+	builder.WriteString("actor_label=")
+	builder.WriteString(_m.ActorLabel)
+	builder.WriteString(", ")
+	builder.WriteString("source=")
+	builder.WriteString(_m.Source)
 	builder.WriteString(", ")
 	builder.WriteString("target_type=")
 	builder.WriteString(_m.TargetType)

@@ -76,6 +76,34 @@ func (_c *AuditEventCreate) SetActorID(v string) *AuditEventCreate {
 	return _c
 }
 
+// SetActorLabel sets the "actor_label" field.
+func (_c *AuditEventCreate) SetActorLabel(v string) *AuditEventCreate {
+	_c.mutation.SetActorLabel(v)
+	return _c
+}
+
+// SetNillableActorLabel sets the "actor_label" field if the given value is not nil.
+func (_c *AuditEventCreate) SetNillableActorLabel(v *string) *AuditEventCreate {
+	if v != nil {
+		_c.SetActorLabel(*v)
+	}
+	return _c
+}
+
+// SetSource sets the "source" field.
+func (_c *AuditEventCreate) SetSource(v string) *AuditEventCreate {
+	_c.mutation.SetSource(v)
+	return _c
+}
+
+// SetNillableSource sets the "source" field if the given value is not nil.
+func (_c *AuditEventCreate) SetNillableSource(v *string) *AuditEventCreate {
+	if v != nil {
+		_c.SetSource(*v)
+	}
+	return _c
+}
+
 // SetTargetType sets the "target_type" field.
 func (_c *AuditEventCreate) SetTargetType(v string) *AuditEventCreate {
 	_c.mutation.SetTargetType(v)
@@ -178,6 +206,10 @@ func (_c *AuditEventCreate) defaults() error {
 		v := auditevent.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Source(); !ok {
+		v := auditevent.DefaultSource
+		_c.mutation.SetSource(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if auditevent.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized auditevent.DefaultID (forgotten import ent/runtime?)")
@@ -226,6 +258,19 @@ func (_c *AuditEventCreate) check() error {
 	if v, ok := _c.mutation.ActorID(); ok {
 		if err := auditevent.ActorIDValidator(v); err != nil {
 			return &ValidationError{Name: "actor_id", err: fmt.Errorf(`ent: validator failed for field "AuditEvent.actor_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ActorLabel(); ok {
+		if err := auditevent.ActorLabelValidator(v); err != nil {
+			return &ValidationError{Name: "actor_label", err: fmt.Errorf(`ent: validator failed for field "AuditEvent.actor_label": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Source(); !ok {
+		return &ValidationError{Name: "source", err: errors.New(`ent: missing required field "AuditEvent.source"`)}
+	}
+	if v, ok := _c.mutation.Source(); ok {
+		if err := auditevent.SourceValidator(v); err != nil {
+			return &ValidationError{Name: "source", err: fmt.Errorf(`ent: validator failed for field "AuditEvent.source": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.TargetType(); !ok {
@@ -315,6 +360,14 @@ func (_c *AuditEventCreate) createSpec() (*AuditEvent, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ActorID(); ok {
 		_spec.SetField(auditevent.FieldActorID, field.TypeString, value)
 		_node.ActorID = value
+	}
+	if value, ok := _c.mutation.ActorLabel(); ok {
+		_spec.SetField(auditevent.FieldActorLabel, field.TypeString, value)
+		_node.ActorLabel = value
+	}
+	if value, ok := _c.mutation.Source(); ok {
+		_spec.SetField(auditevent.FieldSource, field.TypeString, value)
+		_node.Source = value
 	}
 	if value, ok := _c.mutation.TargetType(); ok {
 		_spec.SetField(auditevent.FieldTargetType, field.TypeString, value)
@@ -444,6 +497,12 @@ func (u *AuditEventUpsertOne) UpdateNewValues() *AuditEventUpsertOne {
 		}
 		if _, exists := u.create.mutation.ActorID(); exists {
 			s.SetIgnore(auditevent.FieldActorID)
+		}
+		if _, exists := u.create.mutation.ActorLabel(); exists {
+			s.SetIgnore(auditevent.FieldActorLabel)
+		}
+		if _, exists := u.create.mutation.Source(); exists {
+			s.SetIgnore(auditevent.FieldSource)
 		}
 		if _, exists := u.create.mutation.TargetType(); exists {
 			s.SetIgnore(auditevent.FieldTargetType)
@@ -699,6 +758,12 @@ func (u *AuditEventUpsertBulk) UpdateNewValues() *AuditEventUpsertBulk {
 			}
 			if _, exists := b.mutation.ActorID(); exists {
 				s.SetIgnore(auditevent.FieldActorID)
+			}
+			if _, exists := b.mutation.ActorLabel(); exists {
+				s.SetIgnore(auditevent.FieldActorLabel)
+			}
+			if _, exists := b.mutation.Source(); exists {
+				s.SetIgnore(auditevent.FieldSource)
 			}
 			if _, exists := b.mutation.TargetType(); exists {
 				s.SetIgnore(auditevent.FieldTargetType)

@@ -111,6 +111,9 @@ func (_u *AuditEventUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(auditevent.FieldUpdatedAt, field.TypeTime, value)
 	}
+	if _u.mutation.ActorLabelCleared() {
+		_spec.ClearField(auditevent.FieldActorLabel, field.TypeString)
+	}
 	if _u.mutation.TargetLabelCleared() {
 		_spec.ClearField(auditevent.FieldTargetLabel, field.TypeString)
 	}
@@ -247,6 +250,9 @@ func (_u *AuditEventUpdateOne) sqlSave(ctx context.Context) (_node *AuditEvent, 
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(auditevent.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ActorLabelCleared() {
+		_spec.ClearField(auditevent.FieldActorLabel, field.TypeString)
 	}
 	if _u.mutation.TargetLabelCleared() {
 		_spec.ClearField(auditevent.FieldTargetLabel, field.TypeString)

@@ -38,6 +38,8 @@ type Comment struct {
 	NodeID *string `json:"node_id,omitempty"`
 	// RevisionID holds the value of the "revision_id" field.
 	RevisionID *string `json:"revision_id,omitempty"`
+	// ReviewID holds the value of the "review_id" field.
+	ReviewID *string `json:"review_id,omitempty"`
 	// PostedBy holds the value of the "posted_by" field.
 	PostedBy string `json:"posted_by,omitempty"`
 	// BodyMarkdown holds the value of the "body_markdown" field.
@@ -172,7 +174,7 @@ func (*Comment) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case comment.FieldRepliesCount:
 			values[i] = new(sql.NullInt64)
-		case comment.FieldID, comment.FieldOrganizationID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldPageID, comment.FieldNodeID, comment.FieldRevisionID, comment.FieldPostedBy, comment.FieldBodyMarkdown, comment.FieldStatus, comment.FieldResolvedBy:
+		case comment.FieldID, comment.FieldOrganizationID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldPageID, comment.FieldNodeID, comment.FieldRevisionID, comment.FieldReviewID, comment.FieldPostedBy, comment.FieldBodyMarkdown, comment.FieldStatus, comment.FieldResolvedBy:
 			values[i] = new(sql.NullString)
 		case comment.FieldCreatedAt, comment.FieldUpdatedAt, comment.FieldEditedAt, comment.FieldResolvedAt:
 			values[i] = new(sql.NullTime)
@@ -248,6 +250,13 @@ func (_m *Comment) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RevisionID = new(string)
 				*_m.RevisionID = value.String
+			}
+		case comment.FieldReviewID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field review_id", values[i])
+			} else if value.Valid {
+				_m.ReviewID = new(string)
+				*_m.ReviewID = value.String
 			}
 		case comment.FieldPostedBy:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -399,6 +408,11 @@ func (_m *Comment) String() string {
 	builder.WriteString(", ")
 	if v := _m.RevisionID; v != nil {
 		builder.WriteString("revision_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ReviewID; v != nil {
+		builder.WriteString("review_id=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

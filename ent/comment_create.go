@@ -126,6 +126,20 @@ func (_c *CommentCreate) SetNillableRevisionID(v *string) *CommentCreate {
 	return _c
 }
 
+// SetReviewID sets the "review_id" field.
+func (_c *CommentCreate) SetReviewID(v string) *CommentCreate {
+	_c.mutation.SetReviewID(v)
+	return _c
+}
+
+// SetNillableReviewID sets the "review_id" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableReviewID(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetReviewID(*v)
+	}
+	return _c
+}
+
 // SetPostedBy sets the "posted_by" field.
 func (_c *CommentCreate) SetPostedBy(v string) *CommentCreate {
 	_c.mutation.SetPostedBy(v)
@@ -405,6 +419,11 @@ func (_c *CommentCreate) check() error {
 			return &ValidationError{Name: "node_id", err: fmt.Errorf(`ent: validator failed for field "Comment.node_id": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ReviewID(); ok {
+		if err := comment.ReviewIDValidator(v); err != nil {
+			return &ValidationError{Name: "review_id", err: fmt.Errorf(`ent: validator failed for field "Comment.review_id": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.PostedBy(); !ok {
 		return &ValidationError{Name: "posted_by", err: errors.New(`ent: missing required field "Comment.posted_by"`)}
 	}
@@ -492,6 +511,10 @@ func (_c *CommentCreate) createSpec() (*Comment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NodeID(); ok {
 		_spec.SetField(comment.FieldNodeID, field.TypeString, value)
 		_node.NodeID = &value
+	}
+	if value, ok := _c.mutation.ReviewID(); ok {
+		_spec.SetField(comment.FieldReviewID, field.TypeString, value)
+		_node.ReviewID = &value
 	}
 	if value, ok := _c.mutation.BodyMarkdown(); ok {
 		_spec.SetField(comment.FieldBodyMarkdown, field.TypeString, value)
@@ -844,6 +867,9 @@ func (u *CommentUpsertOne) UpdateNewValues() *CommentUpsertOne {
 		}
 		if _, exists := u.create.mutation.RevisionID(); exists {
 			s.SetIgnore(comment.FieldRevisionID)
+		}
+		if _, exists := u.create.mutation.ReviewID(); exists {
+			s.SetIgnore(comment.FieldReviewID)
 		}
 		if _, exists := u.create.mutation.PostedBy(); exists {
 			s.SetIgnore(comment.FieldPostedBy)
@@ -1208,6 +1234,9 @@ func (u *CommentUpsertBulk) UpdateNewValues() *CommentUpsertBulk {
 			}
 			if _, exists := b.mutation.RevisionID(); exists {
 				s.SetIgnore(comment.FieldRevisionID)
+			}
+			if _, exists := b.mutation.ReviewID(); exists {
+				s.SetIgnore(comment.FieldReviewID)
 			}
 			if _, exists := b.mutation.PostedBy(); exists {
 				s.SetIgnore(comment.FieldPostedBy)

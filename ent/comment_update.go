@@ -337,6 +337,9 @@ func (_u *CommentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.NodeIDCleared() {
 		_spec.ClearField(comment.FieldNodeID, field.TypeString)
 	}
+	if _u.mutation.ReviewIDCleared() {
+		_spec.ClearField(comment.FieldReviewID, field.TypeString)
+	}
 	if value, ok := _u.mutation.BodyMarkdown(); ok {
 		_spec.SetField(comment.FieldBodyMarkdown, field.TypeString, value)
 	}
@@ -836,6 +839,9 @@ func (_u *CommentUpdateOne) sqlSave(ctx context.Context) (_node *Comment, err er
 	}
 	if _u.mutation.NodeIDCleared() {
 		_spec.ClearField(comment.FieldNodeID, field.TypeString)
+	}
+	if _u.mutation.ReviewIDCleared() {
+		_spec.ClearField(comment.FieldReviewID, field.TypeString)
 	}
 	if value, ok := _u.mutation.BodyMarkdown(); ok {
 		_spec.SetField(comment.FieldBodyMarkdown, field.TypeString, value)

@@ -102,6 +102,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			auditevent.FieldAction:         {Type: field.TypeString, Column: auditevent.FieldAction},
 			auditevent.FieldActorType:      {Type: field.TypeString, Column: auditevent.FieldActorType},
 			auditevent.FieldActorID:        {Type: field.TypeString, Column: auditevent.FieldActorID},
+			auditevent.FieldActorLabel:     {Type: field.TypeString, Column: auditevent.FieldActorLabel},
+			auditevent.FieldSource:         {Type: field.TypeString, Column: auditevent.FieldSource},
 			auditevent.FieldTargetType:     {Type: field.TypeString, Column: auditevent.FieldTargetType},
 			auditevent.FieldTargetID:       {Type: field.TypeString, Column: auditevent.FieldTargetID},
 			auditevent.FieldTargetLabel:    {Type: field.TypeString, Column: auditevent.FieldTargetLabel},
@@ -242,6 +244,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			comment.FieldPageID:          {Type: field.TypeString, Column: comment.FieldPageID},
 			comment.FieldNodeID:          {Type: field.TypeString, Column: comment.FieldNodeID},
 			comment.FieldRevisionID:      {Type: field.TypeString, Column: comment.FieldRevisionID},
+			comment.FieldReviewID:        {Type: field.TypeString, Column: comment.FieldReviewID},
 			comment.FieldPostedBy:        {Type: field.TypeString, Column: comment.FieldPostedBy},
 			comment.FieldBodyMarkdown:    {Type: field.TypeString, Column: comment.FieldBodyMarkdown},
 			comment.FieldEditedAt:        {Type: field.TypeTime, Column: comment.FieldEditedAt},
@@ -3035,6 +3038,16 @@ func (f *AuditEventFilter) WhereActorID(p entql.StringP) {
 	f.Where(p.Field(auditevent.FieldActorID))
 }
 
+// WhereActorLabel applies the entql string predicate on the actor_label field.
+func (f *AuditEventFilter) WhereActorLabel(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldActorLabel))
+}
+
+// WhereSource applies the entql string predicate on the source field.
+func (f *AuditEventFilter) WhereSource(p entql.StringP) {
+	f.Where(p.Field(auditevent.FieldSource))
+}
+
 // WhereTargetType applies the entql string predicate on the target_type field.
 func (f *AuditEventFilter) WhereTargetType(p entql.StringP) {
 	f.Where(p.Field(auditevent.FieldTargetType))
@@ -4003,6 +4016,11 @@ func (f *CommentFilter) WhereNodeID(p entql.StringP) {
 // WhereRevisionID applies the entql string predicate on the revision_id field.
 func (f *CommentFilter) WhereRevisionID(p entql.StringP) {
 	f.Where(p.Field(comment.FieldRevisionID))
+}
+
+// WhereReviewID applies the entql string predicate on the review_id field.
+func (f *CommentFilter) WhereReviewID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldReviewID))
 }
 
 // WherePostedBy applies the entql string predicate on the posted_by field.

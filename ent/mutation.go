@@ -746,6 +746,8 @@ type AuditEventMutation struct {
 	action              *string
 	actor_type          *string
 	actor_id            *string
+	actor_label         *string
+	source              *string
 	target_type         *string
 	target_id           *string
 	target_label        *string
@@ -1078,6 +1080,91 @@ func (m *AuditEventMutation) ResetActorID() {
 	m.actor_id = nil
 }
 
+// SetActorLabel sets the "actor_label" field.
+func (m *AuditEventMutation) SetActorLabel(s string) {
+	m.actor_label = &s
+}
+
+// ActorLabel returns the value of the "actor_label" field in the mutation.
+func (m *AuditEventMutation) ActorLabel() (r string, exists bool) {
+	v := m.actor_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorLabel returns the old "actor_label" field's value of the AuditEvent entity.
+// If the AuditEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEventMutation) OldActorLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorLabel: %w", err)
+	}
+	return oldValue.ActorLabel, nil
+}
+
+// ClearActorLabel clears the value of the "actor_label" field.
+func (m *AuditEventMutation) ClearActorLabel() {
+	m.actor_label = nil
+	m.clearedFields[auditevent.FieldActorLabel] = struct{}{}
+}
+
+// ActorLabelCleared returns if the "actor_label" field was cleared in this mutation.
+func (m *AuditEventMutation) ActorLabelCleared() bool {
+	_, ok := m.clearedFields[auditevent.FieldActorLabel]
+	return ok
+}
+
+// ResetActorLabel resets all changes to the "actor_label" field.
+func (m *AuditEventMutation) ResetActorLabel() {
+	m.actor_label = nil
+	delete(m.clearedFields, auditevent.FieldActorLabel)
+}
+
+// SetSource sets the "source" field.
+func (m *AuditEventMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *AuditEventMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the AuditEvent entity.
+// If the AuditEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuditEventMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *AuditEventMutation) ResetSource() {
+	m.source = nil
+}
+
 // SetTargetType sets the "target_type" field.
 func (m *AuditEventMutation) SetTargetType(s string) {
 	m.target_type = &s
@@ -1296,7 +1383,7 @@ func (m *AuditEventMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AuditEventMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, auditevent.FieldCreatedAt)
 	}
@@ -1314,6 +1401,12 @@ func (m *AuditEventMutation) Fields() []string {
 	}
 	if m.actor_id != nil {
 		fields = append(fields, auditevent.FieldActorID)
+	}
+	if m.actor_label != nil {
+		fields = append(fields, auditevent.FieldActorLabel)
+	}
+	if m.source != nil {
+		fields = append(fields, auditevent.FieldSource)
 	}
 	if m.target_type != nil {
 		fields = append(fields, auditevent.FieldTargetType)
@@ -1347,6 +1440,10 @@ func (m *AuditEventMutation) Field(name string) (ent.Value, bool) {
 		return m.ActorType()
 	case auditevent.FieldActorID:
 		return m.ActorID()
+	case auditevent.FieldActorLabel:
+		return m.ActorLabel()
+	case auditevent.FieldSource:
+		return m.Source()
 	case auditevent.FieldTargetType:
 		return m.TargetType()
 	case auditevent.FieldTargetID:
@@ -1376,6 +1473,10 @@ func (m *AuditEventMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldActorType(ctx)
 	case auditevent.FieldActorID:
 		return m.OldActorID(ctx)
+	case auditevent.FieldActorLabel:
+		return m.OldActorLabel(ctx)
+	case auditevent.FieldSource:
+		return m.OldSource(ctx)
 	case auditevent.FieldTargetType:
 		return m.OldTargetType(ctx)
 	case auditevent.FieldTargetID:
@@ -1435,6 +1536,20 @@ func (m *AuditEventMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetActorID(v)
 		return nil
+	case auditevent.FieldActorLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorLabel(v)
+		return nil
+	case auditevent.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
 	case auditevent.FieldTargetType:
 		v, ok := value.(string)
 		if !ok {
@@ -1493,6 +1608,9 @@ func (m *AuditEventMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *AuditEventMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(auditevent.FieldActorLabel) {
+		fields = append(fields, auditevent.FieldActorLabel)
+	}
 	if m.FieldCleared(auditevent.FieldTargetLabel) {
 		fields = append(fields, auditevent.FieldTargetLabel)
 	}
@@ -1510,6 +1628,9 @@ func (m *AuditEventMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *AuditEventMutation) ClearField(name string) error {
 	switch name {
+	case auditevent.FieldActorLabel:
+		m.ClearActorLabel()
+		return nil
 	case auditevent.FieldTargetLabel:
 		m.ClearTargetLabel()
 		return nil
@@ -1538,6 +1659,12 @@ func (m *AuditEventMutation) ResetField(name string) error {
 		return nil
 	case auditevent.FieldActorID:
 		m.ResetActorID()
+		return nil
+	case auditevent.FieldActorLabel:
+		m.ResetActorLabel()
+		return nil
+	case auditevent.FieldSource:
+		m.ResetSource()
 		return nil
 	case auditevent.FieldTargetType:
 		m.ResetTargetType()
@@ -7736,6 +7863,7 @@ type CommentMutation struct {
 	updated_at            *time.Time
 	page_id               *string
 	node_id               *string
+	review_id             *string
 	body_markdown         *string
 	edited_at             *time.Time
 	status                *comment.Status
@@ -8208,6 +8336,55 @@ func (m *CommentMutation) RevisionIDCleared() bool {
 func (m *CommentMutation) ResetRevisionID() {
 	m.revision = nil
 	delete(m.clearedFields, comment.FieldRevisionID)
+}
+
+// SetReviewID sets the "review_id" field.
+func (m *CommentMutation) SetReviewID(s string) {
+	m.review_id = &s
+}
+
+// ReviewID returns the value of the "review_id" field in the mutation.
+func (m *CommentMutation) ReviewID() (r string, exists bool) {
+	v := m.review_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewID returns the old "review_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldReviewID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewID: %w", err)
+	}
+	return oldValue.ReviewID, nil
+}
+
+// ClearReviewID clears the value of the "review_id" field.
+func (m *CommentMutation) ClearReviewID() {
+	m.review_id = nil
+	m.clearedFields[comment.FieldReviewID] = struct{}{}
+}
+
+// ReviewIDCleared returns if the "review_id" field was cleared in this mutation.
+func (m *CommentMutation) ReviewIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldReviewID]
+	return ok
+}
+
+// ResetReviewID resets all changes to the "review_id" field.
+func (m *CommentMutation) ResetReviewID() {
+	m.review_id = nil
+	delete(m.clearedFields, comment.FieldReviewID)
 }
 
 // SetPostedBy sets the "posted_by" field.
@@ -8851,7 +9028,7 @@ func (m *CommentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommentMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, comment.FieldCreatedAt)
 	}
@@ -8875,6 +9052,9 @@ func (m *CommentMutation) Fields() []string {
 	}
 	if m.revision != nil {
 		fields = append(fields, comment.FieldRevisionID)
+	}
+	if m.review_id != nil {
+		fields = append(fields, comment.FieldReviewID)
 	}
 	if m.author != nil {
 		fields = append(fields, comment.FieldPostedBy)
@@ -8921,6 +9101,8 @@ func (m *CommentMutation) Field(name string) (ent.Value, bool) {
 		return m.NodeID()
 	case comment.FieldRevisionID:
 		return m.RevisionID()
+	case comment.FieldReviewID:
+		return m.ReviewID()
 	case comment.FieldPostedBy:
 		return m.PostedBy()
 	case comment.FieldBodyMarkdown:
@@ -8960,6 +9142,8 @@ func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldNodeID(ctx)
 	case comment.FieldRevisionID:
 		return m.OldRevisionID(ctx)
+	case comment.FieldReviewID:
+		return m.OldReviewID(ctx)
 	case comment.FieldPostedBy:
 		return m.OldPostedBy(ctx)
 	case comment.FieldBodyMarkdown:
@@ -9038,6 +9222,13 @@ func (m *CommentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRevisionID(v)
+		return nil
+	case comment.FieldReviewID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewID(v)
 		return nil
 	case comment.FieldPostedBy:
 		v, ok := value.(string)
@@ -9145,6 +9336,9 @@ func (m *CommentMutation) ClearedFields() []string {
 	if m.FieldCleared(comment.FieldRevisionID) {
 		fields = append(fields, comment.FieldRevisionID)
 	}
+	if m.FieldCleared(comment.FieldReviewID) {
+		fields = append(fields, comment.FieldReviewID)
+	}
 	if m.FieldCleared(comment.FieldEditedAt) {
 		fields = append(fields, comment.FieldEditedAt)
 	}
@@ -9179,6 +9373,9 @@ func (m *CommentMutation) ClearField(name string) error {
 		return nil
 	case comment.FieldRevisionID:
 		m.ClearRevisionID()
+		return nil
+	case comment.FieldReviewID:
+		m.ClearReviewID()
 		return nil
 	case comment.FieldEditedAt:
 		m.ClearEditedAt()
@@ -9220,6 +9417,9 @@ func (m *CommentMutation) ResetField(name string) error {
 		return nil
 	case comment.FieldRevisionID:
 		m.ResetRevisionID()
+		return nil
+	case comment.FieldReviewID:
+		m.ResetReviewID()
 		return nil
 	case comment.FieldPostedBy:
 		m.ResetPostedBy()

@@ -14,10 +14,6 @@ import (
 // The audit log translates between GraphQL (and REST, which calls these resolvers) and
 // internal/audit, which records it and decides who reads it.
 
-// AuditSource is where every action comes from in the reference's vocabulary: Bindery's REST and
-// GraphQL APIs are one entry point.
-const AuditSource = "api"
-
 func (r *Resolver) auditService() *audit.Service {
 	return &audit.Service{Client: r.Client, RequireOrgRole: r.requireOrgRole}
 }
@@ -52,7 +48,11 @@ func auditFilter(actor, action, target *string, from, to *time.Time) audit.Filte
 }
 
 func auditActor(e *ent.AuditEvent) *model.AuditEventActor {
-	return &model.AuditEventActor{Type: e.ActorType, ID: e.ActorID}
+	a := &model.AuditEventActor{Type: e.ActorType, ID: e.ActorID}
+	if e.ActorLabel != "" {
+		a.Label = &e.ActorLabel
+	}
+	return a
 }
 
 func auditTarget(e *ent.AuditEvent) *model.AuditEventTarget {

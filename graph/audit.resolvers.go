@@ -26,7 +26,7 @@ func (r *auditEventResolver) Actor(ctx context.Context, obj *ent.AuditEvent) (*m
 
 // Source is the resolver for the source field.
 func (r *auditEventResolver) Source(ctx context.Context, obj *ent.AuditEvent) (string, error) {
-	return AuditSource, nil
+	return obj.Source, nil
 }
 
 // Target is the resolver for the target field.

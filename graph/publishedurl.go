@@ -37,6 +37,11 @@ type PublishedURLContent struct {
 // token with a Redirect to it. Returns INVALID for a URL that is not a site's, UNAUTHENTICATED for
 // a visitor-auth site without a valid token, NOT_FOUND for a URL that shows the reader no page.
 func (r *Resolver) PublishedContentByURL(ctx context.Context, raw string, a sites.Audience, redirectOnError bool) (*PublishedURLContent, error) {
+	return r.publishedContentAt(ctx, raw, a, redirectOnError, 0)
+}
+
+// publishedContentAt is PublishedContentByURL after hops redirects of the site.
+func (r *Resolver) publishedContentAt(ctx context.Context, raw string, a sites.Audience, redirectOnError bool, hops int) (*PublishedURLContent, error) {
 	u, err := appurl.ParseSite("url", r.BaseURL, raw)
 	if err != nil {
 		return nil, err
@@ -55,22 +60,92 @@ func (r *Resolver) PublishedContentByURL(ctx context.Context, raw string, a site
 	if err != nil {
 		return nil, err
 	}
+	found := &PublishedURLContent{URL: u, Visit: visit, ShareKey: a.ShareKey}
+	var ok bool
+	if found.Location, ok = visit.Locate(strings.TrimSuffix(u.Path, ".md")); ok {
+		if found.Content, err = r.AdmittedSpaceContent(ctx, found.Location.SiteSpace.SpaceID); err != nil {
+			return nil, err
+		}
+		found.Page = found.Location.PageIn(found.Content.Tree, found.landing)
+	}
+	if found.Page != nil && shownWithAncestors(visit, found.Content.Tree, found.Page) {
+		return found, nil
+	}
+	return r.followMissing(ctx, raw, found, a, hops)
+}
+
+// maxRedirectHops bounds the site redirects followed for one URL (a chain, or a loop).
+const maxRedirectHops = 5
+
+// followMissing answers a URL that names no page its reader sees as the site would send the
+// reader (redirects.Service.Missing): to the destination of the site's redirect that matches
+// it, read again, or to the page that left its path (decision 520). NOT_FOUND when neither
+// applies, when the redirect leaves the site, or after maxRedirectHops redirects.
+func (r *Resolver) followMissing(ctx context.Context, raw string, found *PublishedURLContent, a sites.Audience, hops int) (*PublishedURLContent, error) {
 	notFound := apperr.NotFoundf("url: no published page at %q", check.Truncate(raw, 100))
-	loc, ok := visit.Locate(strings.TrimSuffix(u.Path, ".md"))
-	if !ok {
-		return nil, notFound
+	var spaceID string
+	if found.Content != nil {
+		spaceID = found.Location.SiteSpace.SpaceID
 	}
-	c, err := r.AdmittedSpaceContent(ctx, loc.SiteSpace.SpaceID)
-	if err != nil {
+	m, err := r.SiteMissingPath(ctx, found.Visit.Site.ID, found.URL.Path, spaceID, found.Location.PagePath, siteURLs{r, found})
+	switch {
+	case err != nil:
 		return nil, err
+	case m.External:
+		return nil, apperr.NotFoundf("url: the site redirects %q outside itself, to %s", check.Truncate(raw, 100), m.URL)
+	case m.URL != "" && hops < maxRedirectHops:
+		return r.publishedContentAt(ctx, m.URL, a, false, hops+1)
+	case m.MovedPage != "":
+		found.Page = found.Content.Tree.Page(m.MovedPage)
+		if found.Page != nil && shownWithAncestors(found.Visit, found.Content.Tree, found.Page) {
+			found.Location.PagePath = found.Content.Tree.Path(found.Page.ID)
+			return found, nil
+		}
 	}
-	p := loc.PageIn(c.Tree, func() *tree.Page {
-		return sites.Landing(loc.SiteSpace, c.Tree, func() *tree.Page { return sites.FirstDocument(c.Tree) })
-	})
-	if p == nil || !shownWithAncestors(visit, c.Tree, p) {
-		return nil, notFound
+	return nil, notFound
+}
+
+// landing is the landing page of the found site space.
+func (c *PublishedURLContent) landing() *tree.Page {
+	return sites.Landing(c.Location.SiteSpace, c.Content.Tree, func() *tree.Page { return sites.FirstDocument(c.Content.Tree) })
+}
+
+// siteURLs are the URLs of redirects' destinations on the site a URL named, at its origin: only
+// what its reader sees (redirects.URLs).
+type siteURLs struct {
+	r *Resolver
+	c *PublishedURLContent
+}
+
+func (u siteURLs) root() string { return u.c.URL.Origin + u.c.URL.BasePath }
+
+func (u siteURLs) Section(_ context.Context, id string) (string, error) {
+	for _, sec := range u.c.Visit.Sections {
+		if sec.ID == id {
+			return u.root() + sites.SectionBasePath(sec), nil
+		}
 	}
-	return &PublishedURLContent{URL: u, Visit: visit, Location: loc, Content: c, Page: p, ShareKey: a.ShareKey}, nil
+	return "", nil
+}
+
+func (u siteURLs) SiteSpace(_ context.Context, id string) (string, error) {
+	loc := u.c.Visit.LocationOf(id)
+	if loc.SiteSpace == nil {
+		return "", nil
+	}
+	return u.root() + loc.BasePath(), nil
+}
+
+func (u siteURLs) Page(ctx context.Context, siteSpaceID, pageID string) (string, error) {
+	loc := u.c.Visit.LocationOf(siteSpaceID)
+	if loc.SiteSpace == nil {
+		return "", nil
+	}
+	c, err := u.r.AdmittedSpaceContent(ctx, loc.SiteSpace.SpaceID)
+	if err != nil || c.Tree.Page(pageID) == nil {
+		return "", err
+	}
+	return u.root() + loc.BasePath() + c.Tree.Path(pageID), nil
 }
 
 // audienceOf completes a with the credentials and claims of the URL's query, as a reader's
@@ -115,8 +190,7 @@ func shownWithAncestors(visit *sites.Visit, t *tree.Tree, p *tree.Page) bool {
 // CanonicalPath is the path of the page below the site's root as readers link it: its site
 // space's path, then the page's (none for the site space's landing page).
 func (c *PublishedURLContent) CanonicalPath() string {
-	landing := sites.Landing(c.Location.SiteSpace, c.Content.Tree, func() *tree.Page { return sites.FirstDocument(c.Content.Tree) })
-	if landing != nil && landing.ID == c.Page.ID {
+	if landing := c.landing(); landing != nil && landing.ID == c.Page.ID {
 		return c.Location.BasePath()
 	}
 	return c.Location.BasePath() + c.Content.Tree.Path(c.Page.ID)

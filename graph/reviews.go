@@ -7,6 +7,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -22,8 +23,8 @@ import (
 
 // postReviewComment posts the comment of a review in its change request, writing the review in
 // the same transaction (comments.Service.PostThen).
-func (r *Resolver) postReviewComment(ctx context.Context, spaceID, crID, body string, then func(tx *ent.Tx, commentID string) error) error {
-	_, err := r.commentService().PostThen(ctx, spaceID, &crID, comments.PostInput{Body: body}, then)
+func (r *Resolver) postReviewComment(ctx context.Context, spaceID, crID, reviewID, body string, then func(tx *ent.Tx, commentID string) error) error {
+	_, err := r.commentService().PostThen(ctx, spaceID, &crID, comments.PostInput{Body: body, Review: &reviewID}, then)
 	return err
 }
 
@@ -121,11 +122,30 @@ func (r *Resolver) removeReviewer(ctx context.Context, spaceID, crRef, id string
 	return r.changeRequestService().RemoveReviewer(ctx, spaceID, crRef, id)
 }
 
-// requestedReviewers is ChangeRequest.requestedReviewers, oldest first.
-func (r *Resolver) requestedReviewers(ctx context.Context, cr *ent.ChangeRequest) ([]*ent.ChangeRequestReviewer, error) {
-	reqs, err := r.changeRequestService().RequestedReviewersOf(ctx, cr)
-	loader.Level(ctx, reqs)
-	return reqs, err
+// requestOrder is the order of a change request's pending review requests: oldest first.
+var requestOrder = page.Order{Column: changerequestreviewer.FieldCreatedAt}
+
+func requestCursor(rq *ent.ChangeRequestReviewer) page.Cursor {
+	return page.Cursor{Key: rq.CreatedAt, ID: rq.ID}
+}
+
+// requestedReviewers is ChangeRequest.requestedReviewers, a page of them
+// (changerequests.Service.RequestedReviewersOf).
+func (r *Resolver) requestedReviewers(ctx context.Context, cr *ent.ChangeRequest, first *int, after *string) (*model.ChangeRequestRequestedReviewerConnection, error) {
+	args, err := listArgs(ctx, first, after)
+	if err != nil {
+		return nil, err
+	}
+	p, err := flat(ctx, r.changeRequestService().RequestedReviewersOf(cr), requestOrder, args, true, requestCursor)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ChangeRequestRequestedReviewerConnection{
+		Edges: edges(ctx, p.Items, requestCursor, func(c string, n *ent.ChangeRequestReviewer) *model.ChangeRequestRequestedReviewerEdge {
+			return &model.ChangeRequestRequestedReviewerEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
 }
 
 // requestKind is ChangeRequestRequestedReviewer.kind: user or team.

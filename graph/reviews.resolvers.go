@@ -26,8 +26,8 @@ func (r *changeRequestResolver) Review(ctx context.Context, obj *ent.ChangeReque
 }
 
 // RequestedReviewers is the resolver for the requestedReviewers field.
-func (r *changeRequestResolver) RequestedReviewers(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.ChangeRequestReviewer, error) {
-	return r.requestedReviewers(ctx, obj)
+func (r *changeRequestResolver) RequestedReviewers(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string) (*model.ChangeRequestRequestedReviewerConnection, error) {
+	return r.requestedReviewers(ctx, obj, first, after)
 }
 
 // Contributors is the resolver for the contributors field.

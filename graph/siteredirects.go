@@ -28,6 +28,12 @@ func (r *Resolver) redirects() *redirects.Service {
 	return &redirects.Service{Client: r.Client, Now: r.now, WriteSite: writeSite, SpaceTree: r.spaceTree}
 }
 
+// SiteMissingPath is where a site sends its admitted reader from a path that names no page
+// (redirects.Service.Missing): the published pages ask it, as content by URL does.
+func (r *Resolver) SiteMissingPath(ctx context.Context, siteID, path, spaceID, pagePath string, urls redirects.URLs) (redirects.Missing, error) {
+	return r.redirects().Missing(ctx, siteID, path, spaceID, pagePath, urls)
+}
+
 // spaceTree is the tree of a space's current content, as the viewer reads it.
 func (r *Resolver) spaceTree(ctx context.Context, spaceID string) (*tree.Tree, error) {
 	content, err := r.SpaceContent(ctx, spaceID, nil)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/internal/redirects"
 )
 
 // Redirects. A path of a site that names no page (a page there always wins) is looked up, after
@@ -48,25 +47,22 @@ type pageAt struct {
 }
 
 // redirectTarget is where a missing path leads, and whether for good: the site's redirect that
-// matches it, else the page that left it; "" when neither.
+// matches it, else the page that left it (graph.Resolver.SiteMissingPath); "" when neither.
 func (s *siteView) redirectTarget(path string, at *pageAt) (string, bool, error) {
-	red, suffix, err := redirects.Follow(s.ctx, s.h.r.Client, s.visit.Site.ID, path)
-	if err != nil {
-		return "", false, err
+	var spaceID, pagePath string
+	if at != nil {
+		spaceID, pagePath = at.loc.SiteSpace.SpaceID, at.loc.PagePath
 	}
-	if red != nil {
-		target, err := redirects.URL(s.ctx, red, suffix, visitURLs{s})
-		if target != "" || err != nil {
-			return target, red.Permanent, err
-		}
+	m, err := s.h.r.SiteMissingPath(s.ctx, s.visit.Site.ID, path, spaceID, pagePath, visitURLs{s})
+	if err != nil || m.URL != "" {
+		return m.URL, m.Permanent, err
 	}
-	if at == nil {
+	if m.MovedPage == "" {
 		return "", false, nil
 	}
-	pageID, err := redirects.MovedPageAt(s.ctx, s.h.r.Client, at.loc.SiteSpace.SpaceID, at.loc.PagePath)
-	p := at.content.Tree.Page(pageID)
-	if err != nil || p == nil {
-		return "", false, err
+	p := at.content.Tree.Page(m.MovedPage)
+	if p == nil {
+		return "", false, nil
 	}
 	if strings.HasSuffix(path, ".md") {
 		return s.markdownURL(at.loc, at.content.Tree, p), true, nil

@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 )
@@ -35,10 +34,12 @@ type AuditEvent struct {
 	Payload       map[string]any   `json:"payload"`
 }
 
-// AuditEventActor is who made an action: a user, or the system.
+// AuditEventActor is who made an action: a user, or the system, with its name when the action
+// was recorded.
 type AuditEventActor struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
+	Type  string `json:"type"`
+	ID    string `json:"id"`
+	Label string `json:"label,omitempty"`
 }
 
 // AuditEventTarget is the object an action was about.
@@ -57,7 +58,7 @@ type AuditEventAction struct {
 
 func (a *api) auditEventWire(_ context.Context, e *ent.AuditEvent) (AuditEvent, error) {
 	return AuditEvent{Object: "audit-event", ID: e.ID, OccurredAt: e.CreatedAt, Action: e.Action,
-		Actor: AuditEventActor{Type: e.ActorType, ID: e.ActorID}, Source: graph.AuditSource,
+		Actor: AuditEventActor{Type: e.ActorType, ID: e.ActorID, Label: e.ActorLabel}, Source: e.Source,
 		Target:        AuditEventTarget{Type: e.TargetType, ID: e.TargetID, Label: e.TargetLabel},
 		URLs:          locationURLs{Location: a.url("/v1/orgs/" + e.OrganizationID + "/audit-events/" + e.ID)},
 		SchemaVersion: 1, Payload: e.Payload}, nil

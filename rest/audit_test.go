@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,13 +18,15 @@ import (
 	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
+	"github.com/binderyhq/bindery/rest"
 )
 
 type auditItem struct {
 	ID         string
 	Action     string
 	OccurredAt time.Time
-	Actor      struct{ Type, ID string }
+	Actor      struct{ Type, ID, Label string }
+	Source     string
 	Target     struct{ Type, ID, Label string }
 	Payload    map[string]any
 }
@@ -285,5 +288,50 @@ func TestAuditRetention(t *testing.T) {
 	}
 	if n := auditCount(t, e, org, audit.TeamCreated); n != 0 {
 		t.Fatalf("retention 30 days kept %d after 40 days, want 0", n)
+	}
+}
+
+// TestAuditLogSourcesAndActors finds each action's entry point and its actor's name: a bearer
+// token is the API, a browser session on GraphQL the UI, a SCIM provider an integration; the
+// actor is labelled with the user's display name (decision 521).
+func TestAuditLogSourcesAndActors(t *testing.T) {
+	s := newSCIMSetup(t)
+	e, org := s.e, s.org
+	auditWant(t, e.Do(s.admin, "PATCH", "/v1/orgs/"+org+"/members/"+s.editor.UserID, map[string]any{"role": "review"}))
+
+	secret, err := accounts.CreateSession(context.Background(), e.Store.Client.Session,
+		accounts.NewSession{UserID: s.admin.UserID, OrganizationID: org, ProviderID: "test", ExpiresAt: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest("POST", e.Server.URL+"/graphql", strings.NewReader(
+		`{"query":"mutation($o: ID!) { createTeam(organizationId: $o, input: {title: \"Writers\"}) { id } }","variables":{"o":"`+org+`"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", e.Server.URL)
+	req.AddCookie(&http.Cookie{Name: rest.SessionCookie, Value: secret})
+	if r := e.Send(req); r.Status != http.StatusOK || strings.Contains(string(r.Body), `"errors"`) {
+		t.Fatalf("createTeam with a session: %d %s", r.Status, r.Body)
+	}
+	s.idp.want(http.StatusCreated, "POST", "/Users", `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],
+		"userName":"sam@example.com","name":{"givenName":"Sam","familyName":"Lee"},"emails":[{"value":"sam@example.com","primary":true}]}`)
+
+	want := map[string]struct{ source, label string }{
+		audit.MemberRoleChanged: {"api", "ada"}, audit.TeamCreated: {"ui", "ada"}, audit.MemberAdded: {"integration", "ada"},
+	}
+	for _, it := range auditEvents(t, e, s.admin, org, "").Items {
+		w, ok := want[it.Action]
+		if !ok {
+			continue
+		}
+		delete(want, it.Action)
+		if it.Source != w.source || it.Actor.Type != "user" || it.Actor.Label != w.label {
+			t.Errorf("%s: source %q actor %+v, want %s by %s", it.Action, it.Source, it.Actor, w.source, w.label)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not recorded: %v", want)
 	}
 }

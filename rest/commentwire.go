@@ -89,6 +89,7 @@ type CommentTarget struct {
 	Space         string             `json:"space"`
 	Revision      string             `json:"revision"`
 	ChangeRequest *string            `json:"changeRequest,omitempty"`
+	Review        *string            `json:"review,omitempty"` // the review it was posted with
 	Page          *CommentTargetPage `json:"page,omitempty"`
 	Node          *commentNode       `json:"node,omitempty"`
 }
@@ -150,7 +151,7 @@ func (a *api) commentIn(ctx context.Context, c *ent.Comment, format string) (Com
 	w := Comment{
 		Object: "comment", ID: c.ID, Status: string(c.Status), PostedAt: c.CreatedAt, EditedAt: c.EditedAt,
 		ResolvedAt: c.ResolvedAt, Replies: c.RepliesCount, Body: body,
-		Target: CommentTarget{Space: c.SpaceID, Revision: derefString(c.RevisionID), ChangeRequest: c.ChangeRequestID},
+		Target: CommentTarget{Space: c.SpaceID, Revision: derefString(c.RevisionID), ChangeRequest: c.ChangeRequestID, Review: c.ReviewID},
 		URLs:   urls{Location: a.commentLocation(c)},
 	}
 	if c.NodeID != nil {

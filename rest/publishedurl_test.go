@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
@@ -117,6 +118,36 @@ func TestPublishedContentByURL(t *testing.T) {
 			e.Server.URL + "/o/" + f.org + "/s/" + f.space, // an app URL
 		} {
 			testenv.CheckError(t, lookup(f.admin, raw), http.StatusNotFound)
+		}
+	})
+	// A URL the site would redirect resolves to where the site sends its reader (decision 522).
+	t.Run("SiteRedirects", func(t *testing.T) {
+		var siteSpaces struct{ Items []struct{ ID string } }
+		e.Do(f.admin, "GET", sitePath+"/site-spaces", nil).JSON(t, &siteSpaces)
+		ss := siteSpaces.Items[0].ID
+		for _, body := range []map[string]any{
+			{"source": "/old", "permanent": true, "destination": map[string]any{"kind": "site-page", "siteSpaceId": ss, "pageId": f.pages["api"]}},
+			{"source": "/v1/*", "captureWildcard": true, "destination": map[string]any{"kind": "site-space", "siteSpaceId": ss}},
+			{"source": "/loop", "destination": map[string]any{"kind": "external", "url": "https://example.com/elsewhere"}},
+		} {
+			if r := e.Do(f.admin, "POST", sitePath+"/redirects", body); r.Status != http.StatusCreated {
+				t.Fatalf("redirect %v: %d %s", body, r.Status, r.Body)
+			}
+		}
+		root := e.Server.URL + "/sites/" + site
+		wantPage(t, resolve(t, lookup(f.admin, root+"/old?shareKey="+key)), "api")
+		w := resolve(t, lookup(f.admin, root+"/v1/guides/getting-started?shareKey="+key))
+		wantPage(t, w, "guides/getting-started")
+		if w.CanonicalURL != pageURL || w.ShareKey != key {
+			t.Errorf("followed through a wildcard: %+v", w)
+		}
+		if msg := testenv.CheckError(t, lookup(f.admin, root+"/loop?shareKey="+key), http.StatusNotFound); !strings.Contains(msg, "outside") {
+			t.Errorf("an external redirect: %q", msg)
+		}
+		testenv.CheckError(t, lookup(f.admin, root+"/old"), http.StatusNotFound) // no key: the site shows nothing, nor its redirects
+		g := e.GraphQL(f.admin, `query($u: String!) { publishedContentByUrl(url: $u) { pageId } }`, map[string]any{"u": root + "/old?shareKey=" + key})
+		if len(g.Errors) > 0 || !strings.Contains(string(g.Data), f.pages["api"]) {
+			t.Errorf("GraphQL: %v %s", g.Errors, g.Data)
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {

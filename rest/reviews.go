@@ -163,16 +163,16 @@ func (a *api) requestedReviewer(ctx context.Context, rq *ent.ChangeRequestReview
 	return w, err
 }
 
-// listRequestedReviewers answers GET …/requested-reviewers: the pending requests, oldest first,
-// in one page.
+// listRequestedReviewers answers GET …/requested-reviewers: a page of the pending requests,
+// oldest first, as every list is paged.
 func (a *api) listRequestedReviewers(w http.ResponseWriter, r *http.Request) {
-	cr, err := a.r.Query().ChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	reqs, err := a.r.ChangeRequest().RequestedReviewers(r.Context(), cr)
-	respondWith(w, r, http.StatusOK, reqs, err, listOf(a.requestedReviewer))
+	serveList(w, r, a.requestedReviewer, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.ChangeRequestReviewer], error) {
+		cr, err := a.r.Query().ChangeRequest(ctx, chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+		if err != nil {
+			return nil, err
+		}
+		return a.r.ChangeRequest().RequestedReviewers(ctx, cr, limit, page)
+	})
 }
 
 type requestReviewersBody struct {

@@ -94,6 +94,42 @@ func TestReviews(t *testing.T) {
 		if got := f.items(t, f.rev1, f.path("/"+cr+"/requested-reviewers")); len(got) != 2 {
 			t.Fatalf("requested reviewers = %v", got)
 		}
+		// Paged as every list: one a page, oldest first, then the next page.
+		var first struct {
+			Items []map[string]any
+			Next  struct{ Page string }
+			Count int
+		}
+		f.e.Do(f.rev1, "GET", f.path("/"+cr+"/requested-reviewers?limit=1"), nil).JSON(t, &first)
+		if len(first.Items) != 1 || first.Items[0]["kind"] != "user" || first.Next.Page == "" || first.Count != 2 {
+			t.Fatalf("first page = %+v", first)
+		}
+		if got := f.items(t, f.rev1, f.path("/"+cr+"/requested-reviewers?limit=1&page="+first.Next.Page)); len(got) != 1 || got[0]["kind"] != "team" {
+			t.Errorf("second page = %v", got)
+		}
+		crWantError(t, f.e.Do(f.rev1, "GET", f.path("/"+cr+"/requested-reviewers?limit=1001"), nil), 400, "limit")
+		g := f.e.GraphQL(f.rev1, `query($s: ID!, $c: ID!) { changeRequest(spaceId: $s, id: $c) {
+			requestedReviewers(first: 1) { totalCount pageInfo { hasNextPage endCursor } edges { node { kind } } } } }`,
+			map[string]any{"s": f.space, "c": cr})
+		var gd struct {
+			ChangeRequest struct {
+				RequestedReviewers struct {
+					TotalCount int
+					PageInfo   struct {
+						HasNextPage bool
+						EndCursor   string
+					}
+					Edges []struct{ Node struct{ Kind string } }
+				}
+			}
+		}
+		if err := json.Unmarshal(g.Data, &gd); err != nil || len(g.Errors) > 0 {
+			t.Fatalf("GraphQL %v %s", g.Errors, g.Data)
+		}
+		if rr := gd.ChangeRequest.RequestedReviewers; rr.TotalCount != 2 || !rr.PageInfo.HasNextPage ||
+			len(rr.Edges) != 1 || rr.Edges[0].Node.Kind != "user" {
+			t.Errorf("GraphQL first page = %s", g.Data)
+		}
 		if got := numbersOf(t, f, "?requestedReviewer="+f.rev2.UserID); !slices.Equal(got, []int{1}) {
 			t.Errorf("requested of rev2 (by team) = %v", got)
 		}
@@ -124,6 +160,14 @@ func TestReviews(t *testing.T) {
 		if approval["outdated"] != false || approval["reviewer"].(map[string]any)["id"] != f.rev1.UserID ||
 			approval["requestedBy"].(map[string]any)["id"] != f.editor.UserID || approval["comment"] == nil {
 			t.Fatalf("review = %v", approval)
+		}
+		// The review's comment names the review (the reference's Comment.target.review).
+		if rv := approval["comment"].(map[string]any)["target"].(map[string]any)["review"]; rv != approval["id"] {
+			t.Errorf("comment target.review = %v, want %v", rv, approval["id"])
+		}
+		comments := f.items(t, f.admin, "/v1/spaces/"+f.space+"/change-requests/"+cr+"/comments")
+		if len(comments) != 1 || comments[0]["target"].(map[string]any)["review"] != approval["id"] {
+			t.Errorf("the change request's comments = %v", comments)
 		}
 		got := f.items(t, f.admin, f.path("/"+cr+"/requested-reviewers"))
 		if len(got) != 1 || got[0]["kind"] != "team" {
@@ -210,7 +254,7 @@ func TestReviews(t *testing.T) {
 		g := f.e.GraphQL(f.admin, `query($s: ID!, $c: ID!) { changeRequest(spaceId: $s, id: $c) {
 			reviews { totalCount edges { node { status outdated reviewer { id } comment { body } } } }
 			current: reviews(outdated: false) { totalCount }
-			requestedReviewers { kind }
+			requestedReviewers { totalCount }
 			contributors { actionType count user { id } } } }`, map[string]any{"s": f.space, "c": cr})
 		if len(g.Errors) > 0 {
 			t.Fatalf("errors %v", g.Errors)
@@ -233,9 +277,18 @@ func TestReviews(t *testing.T) {
 			t.Errorf("GraphQL = %s", g.Data)
 		}
 		g = f.e.GraphQL(f.rev2, `mutation($s: ID!, $c: ID!) { submitChangeRequestReview(spaceId: $s, changeRequest: $c,
-			input: {status: APPROVED, comment: "ok"}) { status outdated reviewer { id } comment { body } } }`, map[string]any{"s": f.space, "c": cr})
+			input: {status: APPROVED, comment: "ok"}) { id status outdated reviewer { id } comment { body target { reviewId } } } }`, map[string]any{"s": f.space, "c": cr})
 		if len(g.Errors) > 0 {
 			t.Fatalf("submit: %v", g.Errors)
+		}
+		var sub struct {
+			SubmitChangeRequestReview struct {
+				ID      string
+				Comment struct{ Target struct{ ReviewID string } }
+			}
+		}
+		if err := json.Unmarshal(g.Data, &sub); err != nil || sub.SubmitChangeRequestReview.Comment.Target.ReviewID != sub.SubmitChangeRequestReview.ID {
+			t.Errorf("the review's comment's target = %s", g.Data)
 		}
 		g = f.e.GraphQL(f.editor, `mutation($s: ID!, $c: ID!, $t: ID!) { requestChangeRequestReviewers(spaceId: $s, changeRequest: $c,
 			input: {teams: [$t]}) { kind team { id } requestedBy { id } } }`, map[string]any{"s": f.space, "c": cr, "t": f.otherTeam})

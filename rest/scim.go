@@ -15,6 +15,7 @@ import (
 	"github.com/elimity-com/scim/optional"
 	"github.com/elimity-com/scim/schema"
 
+	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/observe"
@@ -78,6 +79,7 @@ func (a *api) scimHandler(max int64) http.Handler {
 		}
 		observe.SetUser(r.Context(), v.UserID)
 		ctx := context.WithValue(viewerContext(r.Context(), v, a.r.Client), scimOrgKey{}, orgID)
+		ctx = viewer.WithSource(ctx, viewer.SourceIntegration, "") // a provider's provisioning
 		serve.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/backup"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
@@ -48,6 +53,9 @@ func backupCmd(ctx context.Context, args []string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
+	}
+	if err := recordBackup(ctx, sf, "bindery backup", audit.BackupCreated, m); err != nil {
+		return fmt.Errorf("backup: the archive %s is written, but its audit events are not: %w", *out, err)
 	}
 	if o.Postgres {
 		fmt.Fprintln(stderr, pgDumpAdvice)
@@ -101,9 +109,26 @@ func restoreCmd(ctx context.Context, args []string) error {
 		return fmt.Errorf("restore: %w", err)
 	}
 	if m.Database == backup.PostgreSQL {
-		fmt.Fprintln(stderr, pgDumpAdvice)
+		fmt.Fprintln(stderr, pgDumpAdvice) // the database comes back with pg_restore: nothing to record in
+	} else if err := recordBackup(ctx, storeFlags{data: *data}, "bindery restore", audit.BackupRestored, m); err != nil {
+		return fmt.Errorf("restore: %s is restored, but its audit events are not: %w", *data, err)
 	}
 	return printJSON(map[string]any{"restored": *data, "manifest": m})
+}
+
+// recordBackup records action (a backup made or restored, the archive of m) in the audit log of
+// every organization of the database sf opens, in one transaction, as the operator's command
+// (decision 520).
+func recordBackup(ctx context.Context, sf storeFlags, command, action string, m backup.Manifest) error {
+	st, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx = viewer.WithSource(accounts.System(ctx), viewer.SourceScript, command)
+	return audit.RecordInEvery(ctx, st.Client, audit.Entry{Action: action, TargetType: "backup",
+		TargetID: cmp.Or(m.ID, m.CreatedAt.Format(time.RFC3339)), TargetLabel: "Backup of " + m.CreatedAt.Format(time.RFC3339),
+		Payload: map[string]any{"database": m.Database, "blobs": m.Blobs, "blobBytes": m.BlobBytes, "version": m.Version}})
 }
 
 // blobsOf is where the server keeps file bytes, as `serve` with the same flags decides it

@@ -113,6 +113,22 @@ func startSite(t *testing.T, d dataDir, token string) (site, func() error) {
 	return s, stop
 }
 
+// wantBackupEvent finds the organization's one audit event of action, naming the archive, made
+// by the operator's command (decision 520).
+func (s site) wantBackupEvent(t *testing.T, action, archive, command string) {
+	t.Helper()
+	l := s.must(t, http.StatusOK, "GET", "/v1/orgs/"+s.org+"/audit-events?action="+action, nil)
+	items, _ := l["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("%s: %v", action, l)
+	}
+	ev := items[0].(map[string]any)
+	actor, target := ev["actor"].(map[string]any), ev["target"].(map[string]any)
+	if ev["source"] != "script" || actor["type"] != "system" || actor["label"] != command || target["type"] != "backup" || target["id"] != archive || archive == "" {
+		t.Errorf("%s: %v", action, ev)
+	}
+}
+
 type backupOut struct {
 	Backup   string          `json:"backup"`
 	Manifest backup.Manifest `json:"manifest"`
@@ -143,6 +159,7 @@ func TestBackupRestore(t *testing.T) {
 		t.Fatalf("backup printed %+v", b)
 	}
 
+	s.wantBackupEvent(t, "backup.created", b.Manifest.ID, "bindery backup")
 	s.writeSpace(t, "Later", []byte("bytes of the second file"))
 	s.merge(t, kept, pageChange("# After\n\nWritten after the backup.\n"))
 	if s.state(t) == before {
@@ -167,6 +184,9 @@ func TestBackupRestore(t *testing.T) {
 		defer stop()
 		if after := s2.state(t); after != before {
 			t.Fatalf("restored state differs:\n%s\nwant:\n%s", after, before)
+		}
+		if d.dsn == "" { // pg_restore, not bindery, restores a PostgreSQL database: nothing records it
+			s2.wantBackupEvent(t, "backup.restored", b.Manifest.ID, "bindery restore")
 		}
 	})
 	t.Run("ErrDataDirInUse", func(t *testing.T) {

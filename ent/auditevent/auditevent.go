@@ -27,6 +27,10 @@ const (
 	FieldActorType = "actor_type"
 	// FieldActorID holds the string denoting the actor_id field in the database.
 	FieldActorID = "actor_id"
+	// FieldActorLabel holds the string denoting the actor_label field in the database.
+	FieldActorLabel = "actor_label"
+	// FieldSource holds the string denoting the source field in the database.
+	FieldSource = "source"
 	// FieldTargetType holds the string denoting the target_type field in the database.
 	FieldTargetType = "target_type"
 	// FieldTargetID holds the string denoting the target_id field in the database.
@@ -57,6 +61,8 @@ var Columns = []string{
 	FieldAction,
 	FieldActorType,
 	FieldActorID,
+	FieldActorLabel,
+	FieldSource,
 	FieldTargetType,
 	FieldTargetID,
 	FieldTargetLabel,
@@ -95,6 +101,12 @@ var (
 	ActorTypeValidator func(string) error
 	// ActorIDValidator is a validator for the "actor_id" field. It is called by the builders before save.
 	ActorIDValidator func(string) error
+	// ActorLabelValidator is a validator for the "actor_label" field. It is called by the builders before save.
+	ActorLabelValidator func(string) error
+	// DefaultSource holds the default value on creation for the "source" field.
+	DefaultSource string
+	// SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	SourceValidator func(string) error
 	// TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
 	TargetTypeValidator func(string) error
 	// TargetIDValidator is a validator for the "target_id" field. It is called by the builders before save.
@@ -143,6 +155,16 @@ func ByActorType(opts ...sql.OrderTermOption) OrderOption {
 // ByActorID orders the results by the actor_id field.
 func ByActorID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldActorID, opts...).ToFunc()
+}
+
+// ByActorLabel orders the results by the actor_label field.
+func ByActorLabel(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldActorLabel, opts...).ToFunc()
+}
+
+// BySource orders the results by the source field.
+func BySource(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSource, opts...).ToFunc()
 }
 
 // ByTargetType orders the results by the target_type field.

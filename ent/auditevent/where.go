@@ -95,6 +95,16 @@ func ActorID(v string) predicate.AuditEvent {
 	return predicate.AuditEvent(sql.FieldEQ(FieldActorID, v))
 }
 
+// ActorLabel applies equality check predicate on the "actor_label" field. It's identical to ActorLabelEQ.
+func ActorLabel(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldEQ(FieldActorLabel, v))
+}
+
+// Source applies equality check predicate on the "source" field. It's identical to SourceEQ.
+func Source(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldEQ(FieldSource, v))
+}
+
 // TargetType applies equality check predicate on the "target_type" field. It's identical to TargetTypeEQ.
 func TargetType(v string) predicate.AuditEvent {
 	return predicate.AuditEvent(sql.FieldEQ(FieldTargetType, v))
@@ -448,6 +458,146 @@ func ActorIDEqualFold(v string) predicate.AuditEvent {
 // ActorIDContainsFold applies the ContainsFold predicate on the "actor_id" field.
 func ActorIDContainsFold(v string) predicate.AuditEvent {
 	return predicate.AuditEvent(sql.FieldContainsFold(FieldActorID, v))
+}
+
+// ActorLabelEQ applies the EQ predicate on the "actor_label" field.
+func ActorLabelEQ(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldEQ(FieldActorLabel, v))
+}
+
+// ActorLabelNEQ applies the NEQ predicate on the "actor_label" field.
+func ActorLabelNEQ(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldNEQ(FieldActorLabel, v))
+}
+
+// ActorLabelIn applies the In predicate on the "actor_label" field.
+func ActorLabelIn(vs ...string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldIn(FieldActorLabel, vs...))
+}
+
+// ActorLabelNotIn applies the NotIn predicate on the "actor_label" field.
+func ActorLabelNotIn(vs ...string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldNotIn(FieldActorLabel, vs...))
+}
+
+// ActorLabelGT applies the GT predicate on the "actor_label" field.
+func ActorLabelGT(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldGT(FieldActorLabel, v))
+}
+
+// ActorLabelGTE applies the GTE predicate on the "actor_label" field.
+func ActorLabelGTE(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldGTE(FieldActorLabel, v))
+}
+
+// ActorLabelLT applies the LT predicate on the "actor_label" field.
+func ActorLabelLT(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldLT(FieldActorLabel, v))
+}
+
+// ActorLabelLTE applies the LTE predicate on the "actor_label" field.
+func ActorLabelLTE(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldLTE(FieldActorLabel, v))
+}
+
+// ActorLabelContains applies the Contains predicate on the "actor_label" field.
+func ActorLabelContains(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldContains(FieldActorLabel, v))
+}
+
+// ActorLabelHasPrefix applies the HasPrefix predicate on the "actor_label" field.
+func ActorLabelHasPrefix(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldHasPrefix(FieldActorLabel, v))
+}
+
+// ActorLabelHasSuffix applies the HasSuffix predicate on the "actor_label" field.
+func ActorLabelHasSuffix(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldHasSuffix(FieldActorLabel, v))
+}
+
+// ActorLabelIsNil applies the IsNil predicate on the "actor_label" field.
+func ActorLabelIsNil() predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldIsNull(FieldActorLabel))
+}
+
+// ActorLabelNotNil applies the NotNil predicate on the "actor_label" field.
+func ActorLabelNotNil() predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldNotNull(FieldActorLabel))
+}
+
+// ActorLabelEqualFold applies the EqualFold predicate on the "actor_label" field.
+func ActorLabelEqualFold(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldEqualFold(FieldActorLabel, v))
+}
+
+// ActorLabelContainsFold applies the ContainsFold predicate on the "actor_label" field.
+func ActorLabelContainsFold(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldContainsFold(FieldActorLabel, v))
+}
+
+// SourceEQ applies the EQ predicate on the "source" field.
+func SourceEQ(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldEQ(FieldSource, v))
+}
+
+// SourceNEQ applies the NEQ predicate on the "source" field.
+func SourceNEQ(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldNEQ(FieldSource, v))
+}
+
+// SourceIn applies the In predicate on the "source" field.
+func SourceIn(vs ...string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldIn(FieldSource, vs...))
+}
+
+// SourceNotIn applies the NotIn predicate on the "source" field.
+func SourceNotIn(vs ...string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldNotIn(FieldSource, vs...))
+}
+
+// SourceGT applies the GT predicate on the "source" field.
+func SourceGT(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldGT(FieldSource, v))
+}
+
+// SourceGTE applies the GTE predicate on the "source" field.
+func SourceGTE(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldGTE(FieldSource, v))
+}
+
+// SourceLT applies the LT predicate on the "source" field.
+func SourceLT(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldLT(FieldSource, v))
+}
+
+// SourceLTE applies the LTE predicate on the "source" field.
+func SourceLTE(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldLTE(FieldSource, v))
+}
+
+// SourceContains applies the Contains predicate on the "source" field.
+func SourceContains(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldContains(FieldSource, v))
+}
+
+// SourceHasPrefix applies the HasPrefix predicate on the "source" field.
+func SourceHasPrefix(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldHasPrefix(FieldSource, v))
+}
+
+// SourceHasSuffix applies the HasSuffix predicate on the "source" field.
+func SourceHasSuffix(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldHasSuffix(FieldSource, v))
+}
+
+// SourceEqualFold applies the EqualFold predicate on the "source" field.
+func SourceEqualFold(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldEqualFold(FieldSource, v))
+}
+
+// SourceContainsFold applies the ContainsFold predicate on the "source" field.
+func SourceContainsFold(v string) predicate.AuditEvent {
+	return predicate.AuditEvent(sql.FieldContainsFold(FieldSource, v))
 }
 
 // TargetTypeEQ applies the EQ predicate on the "target_type" field.

@@ -32,6 +32,8 @@ const (
 	FieldNodeID = "node_id"
 	// FieldRevisionID holds the string denoting the revision_id field in the database.
 	FieldRevisionID = "revision_id"
+	// FieldReviewID holds the string denoting the review_id field in the database.
+	FieldReviewID = "review_id"
 	// FieldPostedBy holds the string denoting the posted_by field in the database.
 	FieldPostedBy = "posted_by"
 	// FieldBodyMarkdown holds the string denoting the body_markdown field in the database.
@@ -133,6 +135,7 @@ var Columns = []string{
 	FieldPageID,
 	FieldNodeID,
 	FieldRevisionID,
+	FieldReviewID,
 	FieldPostedBy,
 	FieldBodyMarkdown,
 	FieldEditedAt,
@@ -174,6 +177,8 @@ var (
 	PageIDValidator func(string) error
 	// NodeIDValidator is a validator for the "node_id" field. It is called by the builders before save.
 	NodeIDValidator func(string) error
+	// ReviewIDValidator is a validator for the "review_id" field. It is called by the builders before save.
+	ReviewIDValidator func(string) error
 	// PostedByValidator is a validator for the "posted_by" field. It is called by the builders before save.
 	PostedByValidator func(string) error
 	// DefaultRepliesCount holds the default value on creation for the "replies_count" field.
@@ -256,6 +261,11 @@ func ByNodeID(opts ...sql.OrderTermOption) OrderOption {
 // ByRevisionID orders the results by the revision_id field.
 func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRevisionID, opts...).ToFunc()
+}
+
+// ByReviewID orders the results by the review_id field.
+func ByReviewID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReviewID, opts...).ToFunc()
 }
 
 // ByPostedBy orders the results by the posted_by field.

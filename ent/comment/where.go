@@ -105,6 +105,11 @@ func RevisionID(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldRevisionID, v))
 }
 
+// ReviewID applies equality check predicate on the "review_id" field. It's identical to ReviewIDEQ.
+func ReviewID(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldReviewID, v))
+}
+
 // PostedBy applies equality check predicate on the "posted_by" field. It's identical to PostedByEQ.
 func PostedBy(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldPostedBy, v))
@@ -643,6 +648,81 @@ func RevisionIDEqualFold(v string) predicate.Comment {
 // RevisionIDContainsFold applies the ContainsFold predicate on the "revision_id" field.
 func RevisionIDContainsFold(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldContainsFold(FieldRevisionID, v))
+}
+
+// ReviewIDEQ applies the EQ predicate on the "review_id" field.
+func ReviewIDEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldReviewID, v))
+}
+
+// ReviewIDNEQ applies the NEQ predicate on the "review_id" field.
+func ReviewIDNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldReviewID, v))
+}
+
+// ReviewIDIn applies the In predicate on the "review_id" field.
+func ReviewIDIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldReviewID, vs...))
+}
+
+// ReviewIDNotIn applies the NotIn predicate on the "review_id" field.
+func ReviewIDNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldReviewID, vs...))
+}
+
+// ReviewIDGT applies the GT predicate on the "review_id" field.
+func ReviewIDGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldReviewID, v))
+}
+
+// ReviewIDGTE applies the GTE predicate on the "review_id" field.
+func ReviewIDGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldReviewID, v))
+}
+
+// ReviewIDLT applies the LT predicate on the "review_id" field.
+func ReviewIDLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldReviewID, v))
+}
+
+// ReviewIDLTE applies the LTE predicate on the "review_id" field.
+func ReviewIDLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldReviewID, v))
+}
+
+// ReviewIDContains applies the Contains predicate on the "review_id" field.
+func ReviewIDContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldReviewID, v))
+}
+
+// ReviewIDHasPrefix applies the HasPrefix predicate on the "review_id" field.
+func ReviewIDHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldReviewID, v))
+}
+
+// ReviewIDHasSuffix applies the HasSuffix predicate on the "review_id" field.
+func ReviewIDHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldReviewID, v))
+}
+
+// ReviewIDIsNil applies the IsNil predicate on the "review_id" field.
+func ReviewIDIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldReviewID))
+}
+
+// ReviewIDNotNil applies the NotNil predicate on the "review_id" field.
+func ReviewIDNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldReviewID))
+}
+
+// ReviewIDEqualFold applies the EqualFold predicate on the "review_id" field.
+func ReviewIDEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldReviewID, v))
+}
+
+// ReviewIDContainsFold applies the ContainsFold predicate on the "review_id" field.
+func ReviewIDContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldReviewID, v))
 }
 
 // PostedByEQ applies the EQ predicate on the "posted_by" field.

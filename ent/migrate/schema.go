@@ -47,6 +47,8 @@ var (
 		{Name: "action", Type: field.TypeString, Size: 64},
 		{Name: "actor_type", Type: field.TypeString, Size: 16},
 		{Name: "actor_id", Type: field.TypeString, Size: 64},
+		{Name: "actor_label", Type: field.TypeString, Nullable: true, Size: 256},
+		{Name: "source", Type: field.TypeString, Size: 16, Default: "api"},
 		{Name: "target_type", Type: field.TypeString, Size: 32},
 		{Name: "target_id", Type: field.TypeString, Size: 64},
 		{Name: "target_label", Type: field.TypeString, Nullable: true, Size: 256},
@@ -61,7 +63,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "audit_events_organizations_organization",
-				Columns:    []*schema.Column{AuditEventsColumns[10]},
+				Columns:    []*schema.Column{AuditEventsColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -70,7 +72,7 @@ var (
 			{
 				Name:    "auditevent_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{AuditEventsColumns[10], AuditEventsColumns[1], AuditEventsColumns[0]},
+				Columns: []*schema.Column{AuditEventsColumns[12], AuditEventsColumns[1], AuditEventsColumns[0]},
 			},
 			{
 				Name:    "auditevent_created_at",
@@ -426,6 +428,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "page_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "node_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "review_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "body_markdown", Type: field.TypeString, Size: 2147483647},
 		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "resolved"}, Default: "open"},
@@ -446,37 +449,37 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "comments_organizations_organization",
-				Columns:    []*schema.Column{CommentsColumns[10]},
+				Columns:    []*schema.Column{CommentsColumns[11]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "comments_spaces_space",
-				Columns:    []*schema.Column{CommentsColumns[11]},
+				Columns:    []*schema.Column{CommentsColumns[12]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "comments_change_requests_change_request",
-				Columns:    []*schema.Column{CommentsColumns[12]},
+				Columns:    []*schema.Column{CommentsColumns[13]},
 				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "comments_revisions_revision",
-				Columns:    []*schema.Column{CommentsColumns[13]},
+				Columns:    []*schema.Column{CommentsColumns[14]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "comments_users_author",
-				Columns:    []*schema.Column{CommentsColumns[14]},
+				Columns:    []*schema.Column{CommentsColumns[15]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "comments_users_resolver",
-				Columns:    []*schema.Column{CommentsColumns[15]},
+				Columns:    []*schema.Column{CommentsColumns[16]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -485,17 +488,17 @@ var (
 			{
 				Name:    "comment_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[10]},
+				Columns: []*schema.Column{CommentsColumns[11]},
 			},
 			{
 				Name:    "comment_space_id_change_request_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[11], CommentsColumns[12], CommentsColumns[1]},
+				Columns: []*schema.Column{CommentsColumns[12], CommentsColumns[13], CommentsColumns[1]},
 			},
 			{
 				Name:    "comment_change_request_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[12], CommentsColumns[1], CommentsColumns[0]},
+				Columns: []*schema.Column{CommentsColumns[13], CommentsColumns[1], CommentsColumns[0]},
 			},
 		},
 	}

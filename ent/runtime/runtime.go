@@ -215,8 +215,32 @@ func init() {
 			return nil
 		}
 	}()
+	// auditeventDescActorLabel is the schema descriptor for actor_label field.
+	auditeventDescActorLabel := auditeventFields[3].Descriptor()
+	// auditevent.ActorLabelValidator is a validator for the "actor_label" field. It is called by the builders before save.
+	auditevent.ActorLabelValidator = auditeventDescActorLabel.Validators[0].(func(string) error)
+	// auditeventDescSource is the schema descriptor for source field.
+	auditeventDescSource := auditeventFields[4].Descriptor()
+	// auditevent.DefaultSource holds the default value on creation for the source field.
+	auditevent.DefaultSource = auditeventDescSource.Default.(string)
+	// auditevent.SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	auditevent.SourceValidator = func() func(string) error {
+		validators := auditeventDescSource.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(source string) error {
+			for _, fn := range fns {
+				if err := fn(source); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// auditeventDescTargetType is the schema descriptor for target_type field.
-	auditeventDescTargetType := auditeventFields[3].Descriptor()
+	auditeventDescTargetType := auditeventFields[5].Descriptor()
 	// auditevent.TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
 	auditevent.TargetTypeValidator = func() func(string) error {
 		validators := auditeventDescTargetType.Validators
@@ -234,7 +258,7 @@ func init() {
 		}
 	}()
 	// auditeventDescTargetID is the schema descriptor for target_id field.
-	auditeventDescTargetID := auditeventFields[4].Descriptor()
+	auditeventDescTargetID := auditeventFields[6].Descriptor()
 	// auditevent.TargetIDValidator is a validator for the "target_id" field. It is called by the builders before save.
 	auditevent.TargetIDValidator = func() func(string) error {
 		validators := auditeventDescTargetID.Validators
@@ -252,7 +276,7 @@ func init() {
 		}
 	}()
 	// auditeventDescTargetLabel is the schema descriptor for target_label field.
-	auditeventDescTargetLabel := auditeventFields[5].Descriptor()
+	auditeventDescTargetLabel := auditeventFields[7].Descriptor()
 	// auditevent.TargetLabelValidator is a validator for the "target_label" field. It is called by the builders before save.
 	auditevent.TargetLabelValidator = auditeventDescTargetLabel.Validators[0].(func(string) error)
 	// auditeventDescID is the schema descriptor for id field.
@@ -673,12 +697,16 @@ func init() {
 	commentDescNodeID := commentFields[3].Descriptor()
 	// comment.NodeIDValidator is a validator for the "node_id" field. It is called by the builders before save.
 	comment.NodeIDValidator = commentDescNodeID.Validators[0].(func(string) error)
+	// commentDescReviewID is the schema descriptor for review_id field.
+	commentDescReviewID := commentFields[5].Descriptor()
+	// comment.ReviewIDValidator is a validator for the "review_id" field. It is called by the builders before save.
+	comment.ReviewIDValidator = commentDescReviewID.Validators[0].(func(string) error)
 	// commentDescPostedBy is the schema descriptor for posted_by field.
-	commentDescPostedBy := commentFields[5].Descriptor()
+	commentDescPostedBy := commentFields[6].Descriptor()
 	// comment.PostedByValidator is a validator for the "posted_by" field. It is called by the builders before save.
 	comment.PostedByValidator = commentDescPostedBy.Validators[0].(func(string) error)
 	// commentDescRepliesCount is the schema descriptor for replies_count field.
-	commentDescRepliesCount := commentFields[11].Descriptor()
+	commentDescRepliesCount := commentFields[12].Descriptor()
 	// comment.DefaultRepliesCount holds the default value on creation for the replies_count field.
 	comment.DefaultRepliesCount = commentDescRepliesCount.Default.(int)
 	// commentDescID is the schema descriptor for id field.

@@ -29,6 +29,13 @@ func (AuditEvent) Fields() []ent.Field {
 		// actor_type is user or system; actor_id the user's id ("system" for the system).
 		field.String("actor_type").Immutable().NotEmpty().MaxLen(16),
 		field.String("actor_id").Immutable().NotEmpty().MaxLen(64),
+		// actor_label is the actor's name when the action was recorded: a user's display name, or
+		// what ran for the system ("bindery backup", "Git Sync").
+		field.String("actor_label").Optional().Immutable().MaxLen(256),
+		// source is the entry point the action came in through, in the reference's vocabulary
+		// (viewer.Source): ui, api, integration, workflow or script. Rows written before it was
+		// recorded came in through the API.
+		field.String("source").Immutable().NotEmpty().MaxLen(16).Default("api"),
 		// target_type and target_id name the object the action was about; target_label its name
 		// when it was recorded (an email, a title), if it has one.
 		field.String("target_type").Immutable().NotEmpty().MaxLen(32),

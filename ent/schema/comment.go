@@ -27,6 +27,8 @@ func (Comment) Fields() []ent.Field {
 		field.String("page_id").Optional().Nillable().Immutable().MaxLen(64),
 		field.String("node_id").Optional().Nillable().Immutable().MaxLen(64),
 		field.String("revision_id").Optional().Nillable().Immutable(),
+		// review_id is the review the comment was posted with (a review's comment), if any.
+		field.String("review_id").Optional().Nillable().Immutable().MaxLen(64),
 		field.String("posted_by").Immutable().NotEmpty(),
 		field.Text("body_markdown"),
 		field.Time("edited_at").Optional().Nillable(),

@@ -135,8 +135,9 @@ type ComplexityRoot struct {
 	}
 
 	AuditEventActor struct {
-		ID   func(childComplexity int) int
-		Type func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Label func(childComplexity int) int
+		Type  func(childComplexity int) int
 	}
 
 	AuditEventConnection struct {
@@ -169,7 +170,7 @@ type ComplexityRoot struct {
 		Number                 func(childComplexity int) int
 		Outdated               func(childComplexity int) int
 		PDF                    func(childComplexity int, page *string, only *bool) int
-		RequestedReviewers     func(childComplexity int) int
+		RequestedReviewers     func(childComplexity int, first *int, after *string) int
 		Review                 func(childComplexity int, id string) int
 		Reviews                func(childComplexity int, outdated *bool, first *int, after *string) int
 		Revision               func(childComplexity int) int
@@ -208,6 +209,17 @@ type ComplexityRoot struct {
 		RevisionID  func(childComplexity int) int
 		Team        func(childComplexity int) int
 		User        func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewerConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewerEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	ChangeRequestReview struct {
@@ -361,6 +373,7 @@ type ComplexityRoot struct {
 		ChangeRequestID func(childComplexity int) int
 		NodeID          func(childComplexity int) int
 		Page            func(childComplexity int) int
+		ReviewID        func(childComplexity int) int
 		RevisionID      func(childComplexity int) int
 		SpaceID         func(childComplexity int) int
 	}
@@ -1711,7 +1724,7 @@ type ChangeRequestResolver interface {
 	PDF(ctx context.Context, obj *ent.ChangeRequest, page *string, only *bool) (string, error)
 	Reviews(ctx context.Context, obj *ent.ChangeRequest, outdated *bool, first *int, after *string) (*model.ChangeRequestReviewConnection, error)
 	Review(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.ChangeRequestReview, error)
-	RequestedReviewers(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.ChangeRequestReviewer, error)
+	RequestedReviewers(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string) (*model.ChangeRequestRequestedReviewerConnection, error)
 	Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*changerequests.Contributor, error)
 }
 type ChangeRequestContributorResolver interface {
@@ -2289,6 +2302,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEventActor.ID(childComplexity), true
+	case "AuditEventActor.label":
+		if e.ComplexityRoot.AuditEventActor.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventActor.Label(childComplexity), true
 	case "AuditEventActor.type":
 		if e.ComplexityRoot.AuditEventActor.Type == nil {
 			break
@@ -2439,7 +2458,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.ChangeRequest.RequestedReviewers(childComplexity), true
+		args, err := ec.field_ChangeRequest_requestedReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RequestedReviewers(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "ChangeRequest.review":
 		if e.ComplexityRoot.ChangeRequest.Review == nil {
 			break
@@ -2610,6 +2634,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestRequestedReviewer.User(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerConnection.edges":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.Edges(childComplexity), true
+	case "ChangeRequestRequestedReviewerConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.PageInfo(childComplexity), true
+	case "ChangeRequestRequestedReviewerConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Cursor(childComplexity), true
+	case "ChangeRequestRequestedReviewerEdge.node":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Node(childComplexity), true
 
 	case "ChangeRequestReview.comment":
 		if e.ComplexityRoot.ChangeRequestReview.Comment == nil {
@@ -3218,6 +3274,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentTarget.Page(childComplexity), true
+	case "CommentTarget.reviewId":
+		if e.ComplexityRoot.CommentTarget.ReviewID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.ReviewID(childComplexity), true
 	case "CommentTarget.revisionId":
 		if e.ComplexityRoot.CommentTarget.RevisionID == nil {
 			break
@@ -9898,7 +9960,7 @@ type AuditEvent {
   "The stable action name (auditEventActions lists them)."
   action: String!
   actor: AuditEventActor!
-  "Where the action came from: api (Bindery's REST and GraphQL APIs alike)."
+  "Where the action came in: ui (a browser session), api (a bearer token), integration (SCIM, Git Sync), workflow (the server's jobs) or script (the bindery CLI)."
   source: String!
   target: AuditEventTarget!
   "What the action says of the change (never a secret)."
@@ -9909,6 +9971,8 @@ type AuditEventActor {
   "user or system."
   type: String!
   id: ID!
+  "The actor's name when the action was recorded: a user's display name, or what ran for the system."
+  label: String
 }
 
 type AuditEventTarget {
@@ -10107,6 +10171,8 @@ type CommentTarget {
   page: CommentTargetPage
   "The section of the page it is on: the anchor of the section's heading."
   nodeId: ID
+  "The review it was posted with (a review's comment); null for a comment of its own."
+  reviewId: ID
 }
 
 "The page a comment is on: as it is now, or as it was when the comment was posted if it is gone."
@@ -11517,6 +11583,17 @@ type ChangeRequestRequestedReviewer {
   createdAt: Time!
 }
 
+type ChangeRequestRequestedReviewerConnection {
+  edges: [ChangeRequestRequestedReviewerEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ChangeRequestRequestedReviewerEdge {
+  cursor: String!
+  node: ChangeRequestRequestedReviewer!
+}
+
 "A user's contributions of one kind to a change request."
 type ChangeRequestContributor {
   user: User
@@ -11550,7 +11627,7 @@ extend type ChangeRequest {
   "A review by its id; null when there is none."
   review(id: ID!): ChangeRequestReview
   "The pending requests of reviews, oldest first."
-  requestedReviewers: [ChangeRequestRequestedReviewer!]!
+  requestedReviewers(first: Int, after: String): ChangeRequestRequestedReviewerConnection!
   "Who edited it or commented in it, latest first."
   contributors: [ChangeRequestContributor!]!
 }
@@ -13371,6 +13448,8 @@ func (ec *executionContext) childFields_AuditEventActor(ctx context.Context, fie
 		return ec.fieldContext_AuditEventActor_type(ctx, field)
 	case "id":
 		return ec.fieldContext_AuditEventActor_id(ctx, field)
+	case "label":
+		return ec.fieldContext_AuditEventActor_label(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEventActor", field.Name)
 }
@@ -13515,6 +13594,28 @@ func (ec *executionContext) childFields_ChangeRequestRequestedReviewer(ctx conte
 		return ec.fieldContext_ChangeRequestRequestedReviewer_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewer", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewerConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewerConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeRequestRequestedReviewerEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ChangeRequestRequestedReviewerEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewerEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangeRequestReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13823,6 +13924,8 @@ func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field
 		return ec.fieldContext_CommentTarget_page(ctx, field)
 	case "nodeId":
 		return ec.fieldContext_CommentTarget_nodeId(ctx, field)
+	case "reviewId":
+		return ec.fieldContext_CommentTarget_reviewId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
 }
@@ -16374,6 +16477,28 @@ func (ec *executionContext) field_ChangeRequest_pdf_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["only"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_requestedReviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -22013,6 +22138,29 @@ func (ec *executionContext) fieldContext_AuditEventActor_id(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditEventActor", field, false, false, "ID")
 }
 
+func (ec *executionContext) _AuditEventActor_label(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventActor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventActor_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventActor_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventActor", field, false, false, "String")
+}
+
 func (ec *executionContext) _AuditEventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22907,25 +23055,37 @@ func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Contex
 			return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().RequestedReviewers(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().RequestedReviewers(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ChangeRequestReviewer) graphql.Marshaler {
-			return ec.marshalNChangeRequestRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewerᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestRequestedReviewerConnection) graphql.Marshaler {
+			return ec.marshalNChangeRequestRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestRequestedReviewerConnection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ChangeRequest_requestedReviewers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequestRequestedReviewer(ctx, field)
+			return ec.childFields_ChangeRequestRequestedReviewerConnection(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_requestedReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -23368,6 +23528,148 @@ func (ec *executionContext) _ChangeRequestRequestedReviewer_createdAt(ctx contex
 }
 func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequestRequestedReviewer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestRequestedReviewerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewerConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestRequestedReviewerEdge) graphql.Marshaler {
+			return ec.marshalNChangeRequestRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestRequestedReviewerEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewerConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestRequestedReviewerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestRequestedReviewerEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestRequestedReviewerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewerConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewerConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestRequestedReviewerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestRequestedReviewerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewerConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewerConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestRequestedReviewerConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestRequestedReviewerEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewerEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestRequestedReviewerEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestRequestedReviewerEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewerEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReviewer) graphql.Marshaler {
+			return ec.marshalNChangeRequestRequestedReviewer2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewerEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestRequestedReviewerEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestRequestedReviewer(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ChangeRequestReview_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
@@ -25948,6 +26250,29 @@ func (ec *executionContext) _CommentTarget_nodeId(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_CommentTarget_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentTarget", field, true, false, "ID")
+}
+
+func (ec *executionContext) _CommentTarget_reviewId(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_reviewId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReviewID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_reviewId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentTarget", field, true, false, "ID")
 }
 
@@ -57274,6 +57599,11 @@ func (ec *executionContext) _AuditEventActor(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "label":
+			out.Values[i] = ec._AuditEventActor_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57752,6 +58082,87 @@ func (ec *executionContext) _ChangeRequestRequestedReviewer(ctx context.Context,
 			out.Values[i] = ec._ChangeRequestRequestedReviewer_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestRequestedReviewerConnectionImplementors = []string{"ChangeRequestRequestedReviewerConnection"}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestRequestedReviewerConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestRequestedReviewerConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestRequestedReviewerConnection")
+		case "edges":
+			out.Values[i] = ec._ChangeRequestRequestedReviewerConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChangeRequestRequestedReviewerConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ChangeRequestRequestedReviewerConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestRequestedReviewerEdgeImplementors = []string{"ChangeRequestRequestedReviewerEdge"}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewerEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestRequestedReviewerEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestRequestedReviewerEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestRequestedReviewerEdge")
+		case "cursor":
+			out.Values[i] = ec._ChangeRequestRequestedReviewerEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ChangeRequestRequestedReviewerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -58813,6 +59224,11 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 				})
 		case "nodeId":
 			out.Values[i] = ec._CommentTarget_nodeId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reviewId":
+			out.Values[i] = ec._CommentTarget_reviewId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -68396,6 +68812,38 @@ func (ec *executionContext) marshalNChangeRequestRequestedReviewer2ᚖgithubᚗc
 		return graphql.Null
 	}
 	return ec._ChangeRequestRequestedReviewer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestRequestedReviewerConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestRequestedReviewerConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestRequestedReviewerConnection!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestRequestedReviewerConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestRequestedReviewerEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestRequestedReviewerEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestRequestedReviewerEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestRequestedReviewerEdge(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestRequestedReviewerEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestRequestedReviewerEdge!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestRequestedReviewerEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNChangeRequestReview2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReview(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {

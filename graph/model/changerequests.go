@@ -43,3 +43,13 @@ func (c *ChangeRequestReviewConnection) Nodes() []*ent.ChangeRequestReview {
 
 // Info returns where the page ends and the total count.
 func (c *ChangeRequestReviewConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes are the connection's requests of reviews.
+func (c *ChangeRequestRequestedReviewerConnection) Nodes() []*ent.ChangeRequestReviewer {
+	return nodesOf(c.Edges, func(e *ChangeRequestRequestedReviewerEdge) *ent.ChangeRequestReviewer { return e.Node })
+}
+
+// Info is the connection's page and count.
+func (c *ChangeRequestRequestedReviewerConnection) Info() (*PageInfo, int) {
+	return c.PageInfo, c.TotalCount
+}

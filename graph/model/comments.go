@@ -35,6 +35,9 @@ func (t CommentTarget) RevisionID() *string { return t.Comment.RevisionID }
 // NodeID is the node of the page the comment is on, nil for none.
 func (t CommentTarget) NodeID() *string { return t.Comment.NodeID }
 
+// ReviewID is the review the comment was posted with, nil for a comment of its own.
+func (t CommentTarget) ReviewID() *string { return t.Comment.ReviewID }
+
 // EmojiReaction is one emoji given to a comment or a reply, with who gave it and when, first
 // first.
 type EmojiReaction struct {

@@ -59,6 +59,8 @@ type AuditEventActor struct {
 	// user or system.
 	Type string `json:"type"`
 	ID   string `json:"id"`
+	// The actor's name when the action was recorded: a user's display name, or what ran for the system.
+	Label *string `json:"label,omitempty"`
 }
 
 type AuditEventConnection struct {
@@ -89,6 +91,17 @@ type ChangeRequestConnection struct {
 type ChangeRequestEdge struct {
 	Cursor string             `json:"cursor"`
 	Node   *ent.ChangeRequest `json:"node"`
+}
+
+type ChangeRequestRequestedReviewerConnection struct {
+	Edges      []*ChangeRequestRequestedReviewerEdge `json:"edges"`
+	PageInfo   *PageInfo                             `json:"pageInfo"`
+	TotalCount int                                   `json:"totalCount"`
+}
+
+type ChangeRequestRequestedReviewerEdge struct {
+	Cursor string                     `json:"cursor"`
+	Node   *ent.ChangeRequestReviewer `json:"node"`
 }
 
 type ChangeRequestReviewConnection struct {

@@ -8,6 +8,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/auditevent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -63,6 +65,11 @@ const (
 	WebhookSecretRotated = "webhook.secret_rotated"
 
 	MergeRulesBypassed = "change_request.merge_rules_bypassed"
+
+	// BackupCreated is the server's data copied into an archive (bindery backup), BackupRestored
+	// a data directory made from one (bindery restore): operators' actions on every organization.
+	BackupCreated  = "backup.created"
+	BackupRestored = "backup.restored"
 )
 
 // Action is an action's stable name and the label people read.
@@ -85,6 +92,7 @@ var Actions = []Action{
 	{WebhookCreated, "Webhook created"}, {WebhookUpdated, "Webhook changed"}, {WebhookDeleted, "Webhook deleted"},
 	{WebhookSecretRotated, "Webhook secret rotated"},
 	{MergeRulesBypassed, "Merge rules bypassed"},
+	{BackupCreated, "Server backed up"}, {BackupRestored, "Server restored from a backup"},
 }
 
 // Known reports whether a is an action the audit log records.
@@ -109,21 +117,63 @@ const (
 	ActorSystem = "system"
 )
 
-// Record records e, made by the viewer of ctx (the system when there is no user), through
-// client: the client of the transaction that makes the change (tx.Client()), so the entry
-// commits or rolls back with it.
+// Record records e, made by the viewer of ctx (the system when there is no user) and come in
+// through its source (viewer.SourceOf), through client: the client of the transaction that
+// makes the change (tx.Client()), so the entry commits or rolls back with it.
 func Record(ctx context.Context, client *ent.Client, e Entry) error {
-	actorType, actorID := ActorSystem, ActorSystem
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != "" {
-		actorType, actorID = ActorUser, v.UserID
-	}
 	if e.Payload == nil {
 		e.Payload = map[string]any{}
 	}
+	a, err := actorOf(ctx, client)
+	if err != nil {
+		return err
+	}
 	return client.AuditEvent.Create().SetID(uuid.NewString()).SetOrganizationID(e.Organization).
-		SetAction(e.Action).SetActorType(actorType).SetActorID(actorID).
+		SetAction(e.Action).SetActorType(a.Type).SetActorID(a.ID).SetActorLabel(a.Label).
+		SetSource(string(viewer.SourceOf(ctx))).
 		SetTargetType(e.TargetType).SetTargetID(e.TargetID).SetTargetLabel(e.TargetLabel).
 		SetPayload(e.Payload).Exec(privacy.DecisionContext(ctx, privacy.Allow))
+}
+
+// Actor is who made an action: its type (ActorUser, ActorSystem), id, and the name people read.
+type Actor struct{ Type, ID, Label string }
+
+// systemLabel names the system when nothing more precise runs (viewer.WithSource).
+const systemLabel = "Bindery"
+
+// actorOf returns the actor of ctx: its user, labelled with their display name as it is now,
+// else the system, labelled with what runs (viewer.RunLabel).
+func actorOf(ctx context.Context, client *ent.Client) (Actor, error) {
+	v := viewer.FromContext(ctx)
+	if v == nil || v.UserID == "" {
+		return Actor{Type: ActorSystem, ID: ActorSystem, Label: cmp.Or(viewer.RunLabel(ctx), systemLabel)}, nil
+	}
+	name, err := client.User.Query().Where(user.ID(v.UserID)).Select(user.FieldDisplayName).
+		String(privacy.DecisionContext(ctx, privacy.Allow))
+	if ent.IsNotFound(err) {
+		name, err = v.Email, nil
+	}
+	return Actor{Type: ActorUser, ID: v.UserID, Label: name}, err
+}
+
+// RecordInEvery records e in every organization of the server, in one transaction of client: an
+// operator's action on the whole server (a backup holds every organization's data), which each
+// organization's admins see. e.Organization is ignored.
+func RecordInEvery(ctx context.Context, client *ent.Client, e Entry) error {
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	return txn.Run(sys, client, func(tx *ent.Tx) error {
+		ids, err := tx.Organization.Query().IDs(sys)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			e.Organization = id
+			if err := Record(ctx, tx.Client(), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Filter narrows an organization's audit log: each field given must match exactly; From and To

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver
 )
 
@@ -50,7 +51,10 @@ const (
 
 // Manifest describes an archive; it is its first entry.
 type Manifest struct {
-	Format    int       `json:"format"`
+	Format int `json:"format"`
+	// ID names the archive (a UUID): the audit log's backup events name it (absent from archives
+	// written before it was).
+	ID        string    `json:"id,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	Version   string    `json:"version"` // of the server that wrote it
 	// Database is SQLite when the archive holds the database, PostgreSQL when it is backed up
@@ -84,7 +88,7 @@ func (b blob) name() string { return BlobsDir + "/" + b.hex[:2] + "/" + b.hex }
 
 // Write writes an archive of the data directory to w and returns its manifest.
 func Write(ctx context.Context, w io.Writer, o Options) (Manifest, error) {
-	m := Manifest{Format: Format, CreatedAt: now(o).UTC().Truncate(time.Second), Version: o.Version, Database: PostgreSQL}
+	m := Manifest{Format: Format, ID: uuid.NewString(), CreatedAt: now(o).UTC().Truncate(time.Second), Version: o.Version, Database: PostgreSQL}
 	var snap string
 	var blobs []blob
 	var err error

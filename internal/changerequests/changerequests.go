@@ -42,9 +42,9 @@ type Service struct {
 	// without a viewer.
 	Space func(ctx context.Context, id string) (*ent.Space, error)
 	// PostComment posts a comment (Markdown) in a change request of a space, as
-	// internal/comments does, and runs then in its transaction: the comment of a review, with the
-	// review.
-	PostComment func(ctx context.Context, spaceID, crID, body string, then func(tx *ent.Tx, commentID string) error) error
+	// internal/comments does, naming the review it is posted with, and runs then in its
+	// transaction: the comment of a review, with the review.
+	PostComment func(ctx context.Context, spaceID, crID, reviewID, body string, then func(tx *ent.Tx, commentID string) error) error
 }
 
 // Get returns a change request of the space by its id or by its number in the space (spec/02

@@ -114,16 +114,14 @@ func (svc *Service) SubmitReview(ctx context.Context, spaceID, ref string, in Re
 	if in.Status == changerequestreview.StatusApproved && cr.CreatedBy == uid {
 		return nil, apperr.Forbiddenf("status: the author of change request #%d cannot approve it", cr.Number)
 	}
-	var id string
+	id := changerequestreview.DefaultID() // known before the review's comment is posted, which names it
 	if in.Comment != nil {
-		err = svc.PostComment(ctx, s.ID, cr.ID, *in.Comment, func(tx *ent.Tx, commentID string) (err error) {
-			id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, &commentID)
-			return err
+		err = svc.PostComment(ctx, s.ID, cr.ID, id, *in.Comment, func(tx *ent.Tx, commentID string) error {
+			return insertReview(ctx, tx, id, s.ID, cr.ID, uid, in.Status, &commentID)
 		})
 	} else {
-		err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) (err error) {
-			id, err = insertReview(ctx, tx, s.ID, cr.ID, uid, in.Status, nil)
-			return err
+		err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+			return insertReview(ctx, tx, id, s.ID, cr.ID, uid, in.Status, nil)
 		})
 	}
 	if err != nil {
@@ -142,41 +140,40 @@ func reviewable(cr *ent.ChangeRequest) error {
 
 // insertReview writes, in tx and under the space's row lock, a review of the change request as
 // its revision is now, superseding the reviewer's earlier ones and answering the requests of
-// their review. Returns its id.
-func insertReview(ctx context.Context, tx *ent.Tx, spaceID, crID, uid string, status changerequestreview.Status, commentID *string) (string, error) {
+// their review.
+func insertReview(ctx context.Context, tx *ent.Tx, id, spaceID, crID, uid string, status changerequestreview.Status, commentID *string) error {
 	cr, err := lockChangeRequest(ctx, tx, spaceID, crID)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if err := reviewable(cr); err != nil {
-		return "", err
+		return err
 	}
 	answered, err := requestsOf(ctx, tx, cr.ID, uid)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if err := supersede(ctx, tx, cr.ID, uid); err != nil {
-		return "", err
+		return err
 	}
-	create := tx.ChangeRequestReview.Create().SetOrganizationID(cr.OrganizationID).SetSpaceID(cr.SpaceID).
+	create := tx.ChangeRequestReview.Create().SetID(id).SetOrganizationID(cr.OrganizationID).SetSpaceID(cr.SpaceID).
 		SetChangeRequestID(cr.ID).SetReviewerID(uid).SetStatus(status).SetRevisionID(cr.RevisionID).
 		SetNillableCommentID(commentID)
 	if len(answered) > 0 {
 		create.SetRequestedBy(answered[0].RequestedBy)
 	}
-	r, err := create.Save(ctx)
-	if err != nil {
-		return "", err
+	if err := create.Exec(ctx); err != nil {
+		return err
 	}
 	ids := make([]string, len(answered))
 	for i, a := range answered {
 		ids[i] = a.ID
 	}
 	if _, err := tx.ChangeRequestReviewer.Delete().Where(changerequestreviewer.IDIn(ids...)).Exec(ctx); err != nil {
-		return "", err
+		return err
 	}
-	return r.ID, recordChangeRequest(ctx, tx, events.ChangeRequestReviewSubmitted, cr,
-		map[string]any{"number": cr.Number, "review": r.ID, "status": status, "reviewer": uid})
+	return recordChangeRequest(ctx, tx, events.ChangeRequestReviewSubmitted, cr,
+		map[string]any{"number": cr.Number, "review": id, "status": status, "reviewer": uid})
 }
 
 // lockChangeRequest reads a change request of a space in tx, locking the space's row and then
@@ -401,15 +398,12 @@ func (svc *Service) RemoveReviewer(ctx context.Context, spaceID, ref, id string)
 	return n > 0, err
 }
 
-// RequestedReviewersOf returns the pending review requests of a change request the viewer read,
-// oldest first.
-func (svc *Service) RequestedReviewersOf(ctx context.Context, cr *ent.ChangeRequest) ([]*ent.ChangeRequestReviewer, error) {
-	return svc.Client.ChangeRequestReviewer.Query().Where(changerequestreviewer.ChangeRequestID(cr.ID)).
-		Order(ent.Asc(changerequestreviewer.FieldCreatedAt), ent.Asc(changerequestreviewer.FieldID)).Limit(maxRequests).All(ctx)
+// RequestedReviewersOf is the query of the pending review requests of a change request the
+// viewer read (paged oldest first by its callers; a change request's requests are few, found by
+// the index on (change_request_id, user_id)).
+func (svc *Service) RequestedReviewersOf(cr *ent.ChangeRequest) *ent.ChangeRequestReviewerQuery {
+	return svc.Client.ChangeRequestReviewer.Query().Where(changerequestreviewer.ChangeRequestID(cr.ID))
 }
-
-// maxRequests bounds the pending review requests listed of a change request.
-const maxRequests = 1000
 
 // Contributor is a user's contributions of one kind to a change request: edit (revisions made in
 // it) or comment (comments posted in it), how many and the latest.

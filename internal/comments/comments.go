@@ -189,6 +189,7 @@ func (svc *Service) find(ctx context.Context, sc Scope, id string) (*ent.Comment
 type PostInput struct {
 	Body       string
 	Page, Node *string
+	Review     *string // the review the comment is posted with (PostThen), nil for none
 }
 
 // Post posts a comment on a space's own content, or on its change request (id or number) when
@@ -218,7 +219,7 @@ func (svc *Service) PostThen(ctx context.Context, spaceID string, crRef *string,
 	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
 		c, err := tx.Comment.Create().SetOrganizationID(sc.Space.OrganizationID).SetSpaceID(sc.Space.ID).
 			SetNillableChangeRequestID(sc.changeRequestID()).SetNillableRevisionID(sc.revisionID()).
-			SetNillablePageID(in.Page).SetNillableNodeID(in.Node).
+			SetNillablePageID(in.Page).SetNillableNodeID(in.Node).SetNillableReviewID(in.Review).
 			SetPostedBy(viewer.FromContext(ctx).UserID).SetBodyMarkdown(in.Body).Save(ctx)
 		if err != nil {
 			return err

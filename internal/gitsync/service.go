@@ -249,7 +249,7 @@ func (svc *Service) linkOf(ctx context.Context, spaceID string) (*ent.GitSync, e
 // person, it exports the main content onto the head it last synced. What the repository answers
 // (unreachable, refused) is recorded as the operation's failure, not retried.
 func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error) {
-	ctx = viewer.NewContext(ctx, viewer.System())
+	ctx = viewer.WithSource(viewer.NewContext(ctx, viewer.System()), viewer.SourceIntegration, "Git Sync")
 	sys := system(ctx)
 	g, err := svc.linkOf(sys, j.Key)
 	if ent.IsNotFound(err) {

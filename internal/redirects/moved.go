@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
@@ -87,4 +88,39 @@ func MovedPageAt(ctx context.Context, client *ent.Client, spaceID, path string) 
 func Follow(ctx context.Context, client *ent.Client, siteID, path string) (*ent.SiteRedirect, string, error) {
 	path = "/" + strings.Trim(path, "/")
 	return match(privacy.DecisionContext(ctx, privacy.Allow), client, siteID, false, Canonical(path))
+}
+
+// Missing is where a site sends its reader from a path that names no page (Service.Missing).
+type Missing struct {
+	// URL is the destination of the site's redirect that matches the path, as urls gave it ("" for
+	// none); External tells whether it leaves the site, Permanent how the reader is sent there.
+	URL                 string
+	External, Permanent bool
+	// MovedPage, when no redirect applies, is the page that last left the path in the site
+	// space's space ("" for none).
+	MovedPage string
+}
+
+// Missing returns where a site sends its admitted reader from path (below the site's root,
+// decoded) when it names no page: the site's live redirect that matches it, else the page that
+// last left pagePath in the space the path led to (spaceID; "" when it led to no site space).
+// The zero Missing when neither applies. The published pages and the API's content by URL both
+// ask it, so they cannot disagree.
+func (svc *Service) Missing(ctx context.Context, siteID, path, spaceID, pagePath string, urls URLs) (Missing, error) {
+	red, suffix, err := Follow(ctx, svc.Client, siteID, path)
+	if err != nil {
+		return Missing{}, err
+	}
+	if red != nil {
+		target, err := URL(ctx, red, suffix, urls)
+		if target != "" || err != nil {
+			return Missing{URL: target, Permanent: red.Permanent,
+				External: red.DestinationKind == siteredirect.DestinationKindExternal}, err
+		}
+	}
+	if spaceID == "" {
+		return Missing{}, nil
+	}
+	moved, err := MovedPageAt(ctx, svc.Client, spaceID, pagePath)
+	return Missing{MovedPage: moved}, err
 }

@@ -42,14 +42,38 @@ func (v *Visit) Locate(path string) (Location, bool) {
 // BasePath is the path of the location's site space below the site's root, ending in "/": ""
 // for the default section's default site space.
 func (l Location) BasePath() string {
-	var base string
-	if l.Section != nil && !l.Section.IsDefault {
-		base = l.Section.Path + "/"
-	}
+	base := SectionBasePath(l.Section)
 	if !l.SiteSpace.IsDefault {
 		base += l.SiteSpace.Path + "/"
 	}
 	return base
+}
+
+// SectionBasePath is the path of a section below the site's root, ending in "/": "" for the
+// default section, or none.
+func SectionBasePath(sec *ent.SiteSection) string {
+	if sec == nil || sec.IsDefault {
+		return ""
+	}
+	return sec.Path + "/"
+}
+
+// LocationOf is the location of the root of a site space the reader sees; the zero Location
+// (nil SiteSpace) when they see none of that id.
+func (v *Visit) LocationOf(siteSpaceID string) Location {
+	for _, ss := range v.SiteSpaces {
+		if ss.ID != siteSpaceID {
+			continue
+		}
+		loc := Location{SiteSpace: ss}
+		for _, sec := range v.Sections {
+			if ss.SectionID != nil && *ss.SectionID == sec.ID {
+				loc.Section = sec
+			}
+		}
+		return loc
+	}
+	return Location{}
 }
 
 // PageIn returns the page at the location's page path in t, the first page of a group at it;
