@@ -150,6 +150,16 @@ func TestPublishedContentByURL(t *testing.T) {
 			t.Errorf("GraphQL: %v %s", g.Errors, g.Data)
 		}
 	})
+	// A page's old path resolves to the page where it is now, as the site redirects its reader.
+	t.Run("MovedPage", func(t *testing.T) {
+		mergeContent(t, e, f.admin, f.space, map[string]any{"operation": "update_page", "page": f.pages["guides/getting-started"], "slug": "first-steps"})
+		w := resolve(t, lookup(f.admin, pageURL+"?shareKey="+key))
+		wantPage(t, w, "guides/getting-started")
+		if w.Pathname != "guides/first-steps" || w.CanonicalURL != e.Server.URL+"/sites/"+site+"/guides/first-steps" {
+			t.Fatalf("the page's old path: %+v", w)
+		}
+		testenv.CheckError(t, lookup(f.admin, pageURL), http.StatusNotFound) // without the key, nothing
+	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		testenv.CheckError(t, e.Do(f.admin, "GET", "/v1/urls/published", nil), http.StatusBadRequest)
 		testenv.CheckError(t, e.Do(f.admin, "POST", "/v1/urls/published", map[string]any{}), http.StatusBadRequest)
