@@ -25,9 +25,12 @@ type PublishedURLContent struct {
 	Page     *tree.Page
 	// ShareKey is the share key the URL or the caller presented, "" for none.
 	ShareKey string
-	// Redirect, when not "", is where the reader is sent instead and the rest is unset: the
-	// fallback URL of a visitor-auth site the reader has no valid token for (redirectOnError).
+	// Redirect, when not "", is where the reader is sent instead and the rest but URL and Visit
+	// is unset: the fallback URL of a visitor-auth site the reader has no valid token for
+	// (redirectOnError), or, when External, the destination outside the site of the site's
+	// redirect that matches the URL.
 	Redirect string
+	External bool
 }
 
 // PublishedContentByURL reads what a published site's URL shows (appurl.ParseSite) to a reader
@@ -92,7 +95,7 @@ func (r *Resolver) followMissing(ctx context.Context, raw string, found *Publish
 	case err != nil:
 		return nil, err
 	case m.External:
-		return nil, apperr.NotFoundf("url: the site redirects %q outside itself, to %s", check.Truncate(raw, 100), m.URL)
+		return &PublishedURLContent{URL: found.URL, Visit: found.Visit, Redirect: m.URL, External: true}, nil
 	case m.URL != "" && hops < maxRedirectHops:
 		return r.publishedContentAt(ctx, m.URL, a, false, hops+1)
 	case m.MovedPage != "":
@@ -217,6 +220,9 @@ func (r *Resolver) publishedContentByURL(ctx context.Context, raw string, v *mod
 	found, err := r.PublishedContentByURL(ctx, raw, a, false)
 	if err != nil {
 		return nil, err
+	}
+	if found.External { // PublishedURLContent has no form for it: REST answers the redirect
+		return nil, apperr.NotFoundf("url: the site redirects %q outside itself, to %s", check.Truncate(raw, 100), found.Redirect)
 	}
 	loc := found.Location
 	out := &model.PublishedURLContent{OrganizationID: found.Visit.Site.OrganizationID, SiteID: found.Visit.Site.ID,

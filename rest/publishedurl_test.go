@@ -141,11 +141,16 @@ func TestPublishedContentByURL(t *testing.T) {
 		if w.CanonicalURL != pageURL || w.ShareKey != key {
 			t.Errorf("followed through a wildcard: %+v", w)
 		}
-		if msg := testenv.CheckError(t, lookup(f.admin, root+"/loop?shareKey="+key), http.StatusNotFound); !strings.Contains(msg, "outside") {
-			t.Errorf("an external redirect: %q", msg)
+		external := lookup(f.admin, root+"/loop?shareKey="+key).Map(t)
+		if external["target"] != "external" || external["site"] != site || external["redirect"] != "https://example.com/elsewhere" {
+			t.Errorf("an external redirect: %v", external)
+		}
+		g := e.GraphQL(f.admin, `query($u: String!) { publishedContentByUrl(url: $u) { pageId } }`, map[string]any{"u": root + "/loop?shareKey=" + key})
+		if len(g.Errors) != 1 || !strings.Contains(g.Errors[0].Message, "outside") {
+			t.Errorf("GraphQL, an external redirect: %v", g.Errors)
 		}
 		testenv.CheckError(t, lookup(f.admin, root+"/old"), http.StatusNotFound) // no key: the site shows nothing, nor its redirects
-		g := e.GraphQL(f.admin, `query($u: String!) { publishedContentByUrl(url: $u) { pageId } }`, map[string]any{"u": root + "/old?shareKey=" + key})
+		g = e.GraphQL(f.admin, `query($u: String!) { publishedContentByUrl(url: $u) { pageId } }`, map[string]any{"u": root + "/old?shareKey=" + key})
 		if len(g.Errors) > 0 || !strings.Contains(string(g.Data), f.pages["api"]) {
 			t.Errorf("GraphQL: %v %s", g.Errors, g.Data)
 		}

@@ -72,9 +72,13 @@ type PublishedSiteContent struct {
 }
 
 // PublishedContentRedirect is the reference's PublishedContentRedirect that Bindery answers: a
-// reader without a valid visitor token sent to the site's fallback URL (redirectOnError).
+// reader without a valid visitor token sent to the site's fallback URL (redirectOnError), or a
+// URL the site redirects outside itself.
 type PublishedContentRedirect struct {
-	Target   string `json:"target"` // "application": the site's authentication application
+	// Target is "application" (the site's authentication application) or "external".
+	Target string `json:"target"`
+	// Site is the site whose redirect leads outside it (external only).
+	Site     string `json:"site,omitempty"`
 	Redirect string `json:"redirect"`
 }
 
@@ -134,7 +138,10 @@ func (a *api) resolvePublishedContentByURL(w http.ResponseWriter, r *http.Reques
 // publishedSiteContent is the wire shape of a resolved published URL: PublishedSiteContent, or
 // PublishedContentRedirect.
 func publishedSiteContent(_ context.Context, found *graph.PublishedURLContent) (any, error) {
-	if found.Redirect != "" {
+	switch {
+	case found.External:
+		return PublishedContentRedirect{Target: "external", Site: found.Visit.Site.ID, Redirect: found.Redirect}, nil
+	case found.Redirect != "":
 		return PublishedContentRedirect{Target: "application", Redirect: found.Redirect}, nil
 	}
 	loc := found.Location
