@@ -82,7 +82,7 @@ const maxRedirectHops = 5
 
 // followMissing answers a URL that names no page its reader sees as the site would send the
 // reader (redirects.Service.Missing): to the destination of the site's redirect that matches
-// it, read again, or to the page that left its path (decision 520). NOT_FOUND when neither
+// it, read again, or to the page that left its path (decision 522). NOT_FOUND when neither
 // applies, when the redirect leaves the site, or after maxRedirectHops redirects.
 func (r *Resolver) followMissing(ctx context.Context, raw string, found *PublishedURLContent, a sites.Audience, hops int) (*PublishedURLContent, error) {
 	notFound := apperr.NotFoundf("url: no published page at %q", check.Truncate(raw, 100))

@@ -130,10 +130,9 @@ func RecordAside(ctx context.Context, client *ent.Client, e Event) (*ent.Event, 
 	return record(ctx, client, e, true)
 }
 
-// record writes e through client and, when it is an administrative action, its audit entry. The
-// event an aside record returns carries its row's number, which its delivery reads it by.
+// record writes e through client and, when it is an administrative action, its audit entry.
 func record(ctx context.Context, client *ent.Client, e Event, aside bool) (*ent.Event, error) {
-	saved, err := insert(ctx, client, e, aside, aside)
+	saved, err := insert(ctx, client, e, aside)
 	if err != nil {
 		return nil, err
 	}
@@ -155,13 +154,14 @@ var insertStatement = "INSERT INTO " + event.Table + " (" + strings.Join([]strin
 	") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
 
 // insert checks e as ent's create would — the schema's generated defaults and validators, and the
-// text check every write passes (internal/store) — and writes it; with numbered, the row returned
-// carries the number the database gave it (RETURNING, read by both databases). No privacy rule
-// applies: only this package writes events.
-func insert(ctx context.Context, client *ent.Client, e Event, dispatched, numbered bool) (*ent.Event, error) {
+// text check every write passes (internal/store) — and writes it. An aside event is written
+// dispatched, and the row returned carries the number the database gave it (RETURNING, read by
+// both databases), which its delivery reads it by. No privacy rule applies: only this package
+// writes events.
+func insert(ctx context.Context, client *ent.Client, e Event, aside bool) (*ent.Event, error) {
 	row := &ent.Event{PublicID: event.DefaultPublicID(), CreatedAt: event.DefaultCreatedAt(), OrganizationID: e.Organization,
 		Type: e.Type, ObjectKind: e.ObjectKind, ObjectID: e.ObjectID, SpaceID: e.Space, SiteID: e.Site,
-		Details: e.Details, Dispatched: dispatched}
+		Details: e.Details, Dispatched: aside}
 	if row.Details == nil {
 		row.Details = map[string]any{}
 	}
@@ -175,7 +175,7 @@ func insert(ctx context.Context, client *ent.Client, e Event, dispatched, number
 	}
 	values := []any{row.PublicID, row.CreatedAt, row.UpdatedAt, row.OrganizationID, row.Type, row.ObjectKind,
 		row.ObjectID, row.SpaceID, row.SiteID, row.ActorID, details, row.Dispatched}
-	if !numbered {
+	if !aside {
 		_, err = client.ExecContext(ctx, insertStatement, values...)
 		return row, err
 	}
