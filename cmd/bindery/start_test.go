@@ -99,20 +99,6 @@ func TestStartFailures(t *testing.T) {
 	})
 }
 
-// TestBuiltWithoutFTS5 builds bindery without the sqlite_fts5 tag (which takes a while: in
-// parallel with the package's other tests) and starts it on SQLite.
-func TestBuiltWithoutFTS5(t *testing.T) {
-	t.Parallel()
-	binary := filepath.Join(t.TempDir(), "bindery")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Env = append(os.Environ(), "GOFLAGS=") // no sqlite_fts5 tag
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	line := failedStart(t, binary, "serve", "--addr", freeAddr(t), "--data", t.TempDir())
-	wantWords(t, line, "built without SQLite's full-text search (FTS5)", "make build", "-tags sqlite_fts5")
-}
-
 // TestMakeRunPassesArgs asks make what `make run ARGS=…` runs: serve with the flags given.
 func TestMakeRunPassesArgs(t *testing.T) {
 	out, err := exec.Command("make", "-C", "../..", "--no-print-directory", "-n", "run", `ARGS=--addr 127.0.0.1:9090 --data ./other`).CombinedOutput()
