@@ -66,28 +66,28 @@ func (t Tokens) Revoke(ctx context.Context, orgID, tokenID string) error {
 	return t.Client.SCIMToken.DeleteOne(found).Exec(ctx)
 }
 
-// Authenticate returns the organization a SCIM token provisions and the viewer its requests act
-// as: the admin who issued it, an admin of that organization only. Returns UNAUTHENTICATED for a
+// Authenticate returns the SCIM token (its organization is the one it provisions) and the
+// viewer its requests act as: the admin who issued it, an admin of that organization only. Returns UNAUTHENTICATED for a
 // token this server does not hold, and once its issuer is no longer an admin there (a new token
 // must then be issued by an admin).
-func (t Tokens) Authenticate(ctx context.Context, token string) (string, *viewer.Viewer, error) {
+func (t Tokens) Authenticate(ctx context.Context, token string) (*ent.SCIMToken, *viewer.Viewer, error) {
 	sys := accounts.System(ctx)
 	row, err := t.Client.SCIMToken.Query().Where(scimtoken.TokenHash(accounts.HashSecret(token))).Only(sys)
 	if ent.IsNotFound(err) {
-		return "", nil, apperr.Unauthenticatedf("invalid SCIM token: it is unknown or revoked")
+		return nil, nil, apperr.Unauthenticatedf("invalid SCIM token: it is unknown or revoked")
 	}
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	admin, err := t.Client.Member.Query().Where(member.OrganizationID(row.OrganizationID), member.UserID(row.CreatedBy),
 		member.RoleEQ(viewer.RoleAdmin), member.Disabled(false)).Exist(sys)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	if !admin {
-		return "", nil, apperr.Unauthenticatedf("SCIM token %s was issued by someone who is no longer an admin of the organization: an admin must issue a new one",
+		return nil, nil, apperr.Unauthenticatedf("SCIM token %s was issued by someone who is no longer an admin of the organization: an admin must issue a new one",
 			check.Truncate(row.ID, 80))
 	}
 	role := viewer.RoleAdmin
-	return row.OrganizationID, viewer.NewUser(row.CreatedBy, "", map[string]*viewer.Role{row.OrganizationID: &role}), nil
+	return row, viewer.NewUser(row.CreatedBy, "", map[string]*viewer.Role{row.OrganizationID: &role}), nil
 }
