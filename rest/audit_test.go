@@ -99,6 +99,8 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	auditWant(t, e.Do(admin, "DELETE", o+"/webhooks/"+hook["id"].(string), nil))
 	token := auditWant(t, e.Do(admin, "POST", "/v1/user/tokens", map[string]any{"label": "CI"}))
 	auditWant(t, e.Do(admin, "DELETE", "/v1/user/tokens/"+token["id"].(string), nil))
+	scimToken := auditWant(t, e.Do(admin, "POST", o+"/scim-tokens", nil))
+	auditWant(t, e.Do(admin, "DELETE", o+"/scim-tokens/"+scimToken["id"].(string), nil))
 	auditWant(t, e.Do(admin, "DELETE", o+"/teams/"+team, nil))
 	auditWant(t, e.Do(admin, "DELETE", o+"/members/"+ed.UserID, nil))
 
@@ -125,7 +127,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 		audit.GrantCreated: 1, audit.GrantUpdated: 1, audit.GrantRemoved: 1, audit.SpaceSettingsChanged: 2,
 		audit.OrganizationSettingsChanged: 1, audit.ShareLinkCreated: 1, audit.ShareLinkDeleted: 1,
 		audit.WebhookCreated: 1, audit.WebhookSecretRotated: 1, audit.WebhookDeleted: 1,
-		audit.APITokenCreated: 1, audit.APITokenRevoked: 1,
+		audit.APITokenCreated: 1, audit.APITokenRevoked: 1, audit.SCIMTokenCreated: 1, audit.SCIMTokenRevoked: 1,
 	}
 	for action, n := range wantCounts {
 		if got[action] != n {

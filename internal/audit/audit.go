@@ -59,6 +59,9 @@ const (
 	APITokenCreated = "api_token.created"
 	APITokenRevoked = "api_token.revoked"
 
+	SCIMTokenCreated = "scim_token.created"
+	SCIMTokenRevoked = "scim_token.revoked"
+
 	WebhookCreated       = "webhook.created"
 	WebhookUpdated       = "webhook.updated"
 	WebhookDeleted       = "webhook.deleted"
@@ -89,6 +92,7 @@ var Actions = []Action{
 	{ShareLinkCreated, "Share link created"}, {ShareLinkUpdated, "Share link changed"}, {ShareLinkDeleted, "Share link deleted"},
 	{SSOConfigurationChanged, "Single sign-on provider changed"},
 	{APITokenCreated, "API token created"}, {APITokenRevoked, "API token revoked"},
+	{SCIMTokenCreated, "SCIM token issued"}, {SCIMTokenRevoked, "SCIM token revoked"},
 	{WebhookCreated, "Webhook created"}, {WebhookUpdated, "Webhook changed"}, {WebhookDeleted, "Webhook deleted"},
 	{WebhookSecretRotated, "Webhook secret rotated"},
 	{MergeRulesBypassed, "Merge rules bypassed"},

@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/id"
 )
@@ -44,12 +45,26 @@ func (t Tokens) Issue(ctx context.Context, orgID string) (*ent.SCIMToken, string
 		return nil, "", err
 	}
 	token := tokenPrefix + id.Random(40)
-	row, err := t.Client.SCIMToken.Create().SetOrganizationID(orgID).SetTokenHash(accounts.HashSecret(token)).
-		SetCreatedBy(viewer.FromContext(ctx).UserID).Save(ctx)
+	var row *ent.SCIMToken
+	err := audit.Write(ctx, t.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		var err error
+		row, err = tx.SCIMToken.Create().SetOrganizationID(orgID).SetTokenHash(accounts.HashSecret(token)).
+			SetCreatedBy(viewer.FromContext(ctx).UserID).Save(ctx)
+		if err != nil {
+			return audit.Entry{}, err
+		}
+		return tokenEntry(audit.SCIMTokenCreated, row), nil
+	})
 	if err != nil {
 		return nil, "", err
 	}
 	return row, token, nil
+}
+
+// tokenEntry is an audit entry about a SCIM token: its id and issuer, never its hash.
+func tokenEntry(action string, row *ent.SCIMToken) audit.Entry {
+	return audit.Entry{Organization: row.OrganizationID, Action: action, TargetType: "scim-token", TargetID: row.ID,
+		Payload: map[string]any{"createdBy": row.CreatedBy}}
 }
 
 // Revoke deletes a SCIM token of the organization. Returns NOT_FOUND (another organization's
@@ -63,7 +78,9 @@ func (t Tokens) Revoke(ctx context.Context, orgID, tokenID string) error {
 	if err != nil {
 		return rule.NotFound(err, "SCIM token")
 	}
-	return t.Client.SCIMToken.DeleteOne(found).Exec(ctx)
+	return audit.Write(ctx, t.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		return tokenEntry(audit.SCIMTokenRevoked, found), tx.SCIMToken.DeleteOne(found).Exec(ctx)
+	})
 }
 
 // Authenticate returns the SCIM token (its organization is the one it provisions) and the
