@@ -9,41 +9,29 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/slots"
+	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestTakeNeverExceedsTheLimit: holders of two tables (two processes) take slots of one key at
-// once; exactly the limit are taken, the others refused with ErrFull; a released slot is taken
-// again; other keys are not counted.
+// once, round after round; exactly the limit are taken each round, the others refused with
+// ErrFull; a released slot is taken again; other keys are not counted.
 func TestTakeNeverExceedsTheLimit(t *testing.T) {
 	st := testenv.OpenStore(t, new(atomic.Int64))
 	tables := []*slots.Table{slots.New(st.Client, st.Postgres(), time.Minute), slots.New(st.Client, st.Postgres(), time.Minute)}
 	ctx := context.Background()
-	const limit = 5
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		releases []func()
-		full     int
-	)
-	for i := range 16 {
-		wg.Go(func() {
-			release, _, err := tables[i%2].Take(ctx, "token", limit)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case errors.Is(err, slots.ErrFull):
-				full++
-			case err != nil:
-				t.Error(err)
-			default:
-				releases = append(releases, release)
+	const limit, takers = 5, 16
+	var releases []func()
+	for round := range 10 {
+		releases = takeAtOnce(t, tables, limit, takers)
+		if len(releases) != limit {
+			t.Fatalf("round %d: %d slots taken at once, want %d", round, len(releases), limit)
+		}
+		if round < 9 {
+			for _, release := range releases {
+				release()
 			}
-		})
-	}
-	wg.Wait()
-	if len(releases) != limit || full != 16-limit {
-		t.Fatalf("%d slots taken and %d refused, want %d and %d", len(releases), full, limit, 16-limit)
+		}
 	}
 	if _, held, err := tables[0].Take(ctx, "token", limit); !errors.Is(err, slots.ErrFull) || held != limit {
 		t.Fatalf("a sixth slot: held %d, %v", held, err)
@@ -59,4 +47,81 @@ func TestTakeNeverExceedsTheLimit(t *testing.T) {
 	if _, _, err := tables[1].Take(ctx, "token", limit); !errors.Is(err, slots.ErrFull) {
 		t.Fatalf("beyond the limit again: %v", err)
 	}
+}
+
+// takeAtOnce has takers goroutines, spread over the tables, take a slot of one key at the same
+// moment; it returns the releases of those taken.
+func takeAtOnce(t *testing.T, tables []*slots.Table, limit, takers int) []func() {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		releases []func()
+	)
+	start := make(chan struct{})
+	for i := range takers {
+		wg.Go(func() {
+			<-start
+			release, _, err := tables[i%len(tables)].Take(context.Background(), "token", limit)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				releases = append(releases, release)
+			case !errors.Is(err, slots.ErrFull):
+				t.Error(err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	return releases
+}
+
+// TestLeases: a held slot outlives its lease while its holder renews it, is written again when
+// its row went missing, and the expired slots of a holder that died are swept.
+func TestLeases(t *testing.T) {
+	st := testenv.OpenStore(t, new(atomic.Int64))
+	ctx := context.Background()
+	table := slots.New(st.Client, st.Postgres(), 600*time.Millisecond)
+	release, _, err := table.Take(ctx, "token", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := func() int { return count(t, st, "WHERE expires_at > $1", time.Now().UnixMicro()) }
+	time.Sleep(time.Second)
+	if n := live(); n != 1 {
+		t.Fatalf("after more than a lease: %d live slots, want the renewed one", n)
+	}
+	for _, q := range []string{"DELETE FROM slots",
+		"INSERT INTO slots (key, id, holder, expires_at) VALUES ('token', 'dead', 'gone', 0)"} {
+		if _, err := st.Client.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for start := time.Now(); live() != 1 || count(t, st, "") != 1; time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("the held slot not written again, or the dead holder's not swept: %d live of %d", live(), count(t, st, ""))
+		}
+	}
+	release()
+	if n := count(t, st, ""); n != 0 {
+		t.Fatalf("after the release: %d slots", n)
+	}
+}
+
+// count counts the rows of the slots table that where keeps.
+func count(t *testing.T, st *store.Store, where string, args ...any) int {
+	t.Helper()
+	rows, err := st.Client.QueryContext(context.Background(), "SELECT count(*) FROM slots "+where, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return n
 }
