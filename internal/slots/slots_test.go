@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/slots"
-	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -87,7 +86,10 @@ func TestLeases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := func() int { return count(t, st, "WHERE expires_at > $1", time.Now().UnixMicro()) }
+	count := func(where string, args ...any) int {
+		return testenv.Count(t, st, "SELECT count(*) FROM slots "+where, args...)
+	}
+	live := func() int { return count("WHERE expires_at > $1", time.Now().UnixMicro()) }
 	time.Sleep(time.Second)
 	if n := live(); n != 1 {
 		t.Fatalf("after more than a lease: %d live slots, want the renewed one", n)
@@ -98,30 +100,13 @@ func TestLeases(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for start := time.Now(); live() != 1 || count(t, st, "") != 1; time.Sleep(20 * time.Millisecond) {
+	for start := time.Now(); live() != 1 || count("") != 1; time.Sleep(20 * time.Millisecond) {
 		if time.Since(start) > 10*time.Second {
-			t.Fatalf("the held slot not written again, or the dead holder's not swept: %d live of %d", live(), count(t, st, ""))
+			t.Fatalf("the held slot not written again, or the dead holder's not swept: %d live of %d", live(), count(""))
 		}
 	}
 	release()
-	if n := count(t, st, ""); n != 0 {
+	if n := count(""); n != 0 {
 		t.Fatalf("after the release: %d slots", n)
 	}
-}
-
-// count counts the rows of the slots table that where keeps.
-func count(t *testing.T, st *store.Store, where string, args ...any) int {
-	t.Helper()
-	rows, err := st.Client.QueryContext(context.Background(), "SELECT count(*) FROM slots "+where, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var n int
-	for rows.Next() {
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return n
 }
