@@ -53,7 +53,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	connectionComplexity(&cfg.Complexity)
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Options{})
-	r.subscriptions = &subscriptionSlots{limits: l.Subscriptions, byKey: map[string]int{}}
+	r.subscriptions = &subscriptionSlots{limits: l.Subscriptions, shared: r.SubscriptionSlots}
 	srv.AddTransport(socketTransport(r.subscriptions))
 	srv.AddTransport(eventStream{SSE: transport.SSE{KeepAlivePingInterval: l.Subscriptions.Ping}, writeTimeout: l.Subscriptions.WriteTimeout})
 	// A client that accepts multipart/mixed gets the fields it asked with @defer in later parts of

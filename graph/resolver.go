@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/serverkey"
 	"github.com/binderyhq/bindery/internal/sites"
+	"github.com/binderyhq/bindery/internal/slots"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -53,6 +54,10 @@ type Resolver struct {
 	// Feed hands the events every process commits to this process's subscriptions (nil: none
 	// are served).
 	Feed *events.Feed
+	// SubscriptionSlots count the subscriptions of each credentials on every server of the
+	// database, against Limits.Subscriptions.PerCredential (nil: only those of a connection are
+	// counted).
+	SubscriptionSlots *slots.Table
 	// Insights records readers' events on published sites (nil: none are recorded).
 	Insights *insights.Recorder
 

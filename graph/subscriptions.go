@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/events"
+	"github.com/binderyhq/bindery/internal/slots"
 )
 
 // Subscriptions hand the events of this process's feed (events.Feed) to GraphQL subscribers.
@@ -26,12 +28,16 @@ import (
 
 // SubscriptionLimits bound the subscriptions of a server.
 type SubscriptionLimits struct {
-	PerConnection int           // subscriptions at once on one WebSocket connection
-	PerCredential int           // subscriptions at once of one token or session, in this process
-	InitTimeout   time.Duration // for connection_init after the WebSocket opens
-	Ping          time.Duration // the server pings this often; a pong missing for twice as long closes
-	WriteTimeout  time.Duration // a message the client does not take within it closes the connection
-	Idle          time.Duration // a WebSocket without a subscription for this long is closed (0: never)
+	PerConnection int // subscriptions at once on one WebSocket connection
+	PerCredential int // subscriptions at once of one token or session, on every server of the database
+	// Lease is how long a subscription's slot of its credentials outlives its server's last
+	// renewal: a server that dies frees its slots within it (slots.DefaultLease when zero;
+	// server.New makes the Resolver's SubscriptionSlots with it).
+	Lease        time.Duration
+	InitTimeout  time.Duration // for connection_init after the WebSocket opens
+	Ping         time.Duration // the server pings this often; a pong missing for twice as long closes
+	WriteTimeout time.Duration // a message the client does not take within it closes the connection
+	Idle         time.Duration // a WebSocket without a subscription for this long is closed (0: never)
 }
 
 // DefaultSubscriptionLimits are the limits of a server started without flags.
@@ -62,38 +68,56 @@ func subscriberOf(ctx context.Context) *Subscriber {
 	return s
 }
 
-// subscriptionSlots counts the subscriptions running in this process, by credentials.
+// subscriptionSlots counts the subscriptions of each connection, in this process, and of each
+// credentials, on every server of the database (the slots table).
 type subscriptionSlots struct {
 	limits SubscriptionLimits
+	shared *slots.Table
 	mu     sync.Mutex
-	byKey  map[string]int
 }
 
 // take holds a slot of the subscriber's connection and credentials, or says which limit is
 // reached; release gives it back.
-func (s *subscriptionSlots) take(sub *Subscriber) (release func(), err error) {
+func (s *subscriptionSlots) take(ctx context.Context, sub *Subscriber) (release func(), err error) {
+	if err := s.takeOfConnection(sub); err != nil {
+		return nil, err
+	}
+	releaseShared := func() {}
+	if s.limits.PerCredential > 0 && s.shared != nil {
+		var held int
+		releaseShared, held, err = s.shared.Take(ctx, sub.Credential, s.limits.PerCredential)
+		if errors.Is(err, slots.ErrFull) {
+			err = apperr.RateLimitedf("these credentials have %d subscriptions, the most they may have", held)
+		}
+		if err != nil {
+			s.releaseOfConnection(sub)
+			return nil, err
+		}
+	}
+	return func() {
+		releaseShared()
+		s.releaseOfConnection(sub)
+	}, nil
+}
+
+func (s *subscriptionSlots) takeOfConnection(sub *Subscriber) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.limits.PerConnection > 0 && sub.active >= s.limits.PerConnection {
-		return nil, apperr.RateLimitedf("this connection has %d subscriptions, the most it may have", sub.active)
-	}
-	if s.limits.PerCredential > 0 && s.byKey[sub.Credential] >= s.limits.PerCredential {
-		return nil, apperr.RateLimitedf("these credentials have %d subscriptions, the most they may have", s.byKey[sub.Credential])
+		return apperr.RateLimitedf("this connection has %d subscriptions, the most it may have", sub.active)
 	}
 	if sub.active++; sub.idle != nil {
 		sub.idle.Stop()
 	}
-	s.byKey[sub.Credential]++
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if sub.active--; sub.active == 0 && sub.idle != nil {
-			sub.idle.Reset(s.limits.Idle)
-		}
-		if s.byKey[sub.Credential]--; s.byKey[sub.Credential] == 0 {
-			delete(s.byKey, sub.Credential)
-		}
-	}, nil
+	return nil
+}
+
+func (s *subscriptionSlots) releaseOfConnection(sub *Subscriber) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub.active--; sub.active == 0 && sub.idle != nil {
+		sub.idle.Reset(s.limits.Idle)
+	}
 }
 
 // closeWhenIdle returns the context of a WebSocket's subscriptions, ended (which closes the
@@ -121,7 +145,7 @@ func stream[T any](ctx context.Context, r *Resolver, check func(context.Context)
 	if sub == nil || r.Feed == nil || r.subscriptions == nil {
 		return nil, apperr.Invalidf("subscriptions are served over WebSocket (graphql-transport-ws) or Server-Sent Events at /graphql")
 	}
-	release, err := r.subscriptions.take(sub)
+	release, err := r.subscriptions.take(ctx, sub)
 	if err != nil {
 		return nil, err
 	}

@@ -99,6 +99,8 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	auditWant(t, e.Do(admin, "DELETE", o+"/webhooks/"+hook["id"].(string), nil))
 	token := auditWant(t, e.Do(admin, "POST", "/v1/user/tokens", map[string]any{"label": "CI"}))
 	auditWant(t, e.Do(admin, "DELETE", "/v1/user/tokens/"+token["id"].(string), nil))
+	scimToken := auditWant(t, e.Do(admin, "POST", o+"/scim-tokens", nil))
+	auditWant(t, e.Do(admin, "DELETE", o+"/scim-tokens/"+scimToken["id"].(string), nil))
 	auditWant(t, e.Do(admin, "DELETE", o+"/teams/"+team, nil))
 	auditWant(t, e.Do(admin, "DELETE", o+"/members/"+ed.UserID, nil))
 
@@ -125,7 +127,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 		audit.GrantCreated: 1, audit.GrantUpdated: 1, audit.GrantRemoved: 1, audit.SpaceSettingsChanged: 2,
 		audit.OrganizationSettingsChanged: 1, audit.ShareLinkCreated: 1, audit.ShareLinkDeleted: 1,
 		audit.WebhookCreated: 1, audit.WebhookSecretRotated: 1, audit.WebhookDeleted: 1,
-		audit.APITokenCreated: 1, audit.APITokenRevoked: 1,
+		audit.APITokenCreated: 1, audit.APITokenRevoked: 1, audit.SCIMTokenCreated: 1, audit.SCIMTokenRevoked: 1,
 	}
 	for action, n := range wantCounts {
 		if got[action] != n {
@@ -291,9 +293,11 @@ func TestAuditRetention(t *testing.T) {
 	}
 }
 
-// TestAuditLogSourcesAndActors finds each action's entry point and its actor's name: a bearer
-// token is the API, a browser session on GraphQL the UI, a SCIM provider an integration; the
-// actor is labelled with the user's display name (decision 521).
+// TestAuditLogSourcesAndActors finds each action's entry point and its actor: a bearer token is
+// the API, a browser session on GraphQL the UI, each by the user labelled with their display
+// name; a SCIM provider's request is an integration, by the SCIM token (actor type integration,
+// its id, labelled with its issuer), which the log filters by (decisions 521, 547). Every answer
+// is validated against the reference's AuditEvent schemas.
 func TestAuditLogSourcesAndActors(t *testing.T) {
 	s := newSCIMSetup(t)
 	e, org := s.e, s.org
@@ -318,8 +322,13 @@ func TestAuditLogSourcesAndActors(t *testing.T) {
 	s.idp.want(http.StatusCreated, "POST", "/Users", `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],
 		"userName":"sam@example.com","name":{"givenName":"Sam","familyName":"Lee"},"emails":[{"value":"sam@example.com","primary":true}]}`)
 
-	want := map[string]struct{ source, label string }{
-		audit.MemberRoleChanged: {"api", "ada"}, audit.TeamCreated: {"ui", "ada"}, audit.MemberAdded: {"integration", "ada"},
+	user := func(label string) actor { return actor{"user", s.admin.UserID, label} }
+	want := map[string]struct {
+		source string
+		actor  actor
+	}{
+		audit.MemberRoleChanged: {"api", user("ada")}, audit.TeamCreated: {"ui", user("ada")},
+		audit.MemberAdded: {"integration", actor{"integration", s.tokenID, "SCIM token issued by ada"}},
 	}
 	for _, it := range auditEvents(t, e, s.admin, org, "").Items {
 		w, ok := want[it.Action]
@@ -327,11 +336,48 @@ func TestAuditLogSourcesAndActors(t *testing.T) {
 			continue
 		}
 		delete(want, it.Action)
-		if it.Source != w.source || it.Actor.Type != "user" || it.Actor.Label != w.label {
-			t.Errorf("%s: source %q actor %+v, want %s by %s", it.Action, it.Source, it.Actor, w.source, w.label)
+		if it.Source != w.source || actor(it.Actor) != w.actor {
+			t.Errorf("%s: source %q actor %+v, want %s by %+v", it.Action, it.Source, it.Actor, w.source, w.actor)
 		}
 	}
 	if len(want) > 0 {
 		t.Errorf("not recorded: %v", want)
+	}
+	if l := auditEvents(t, e, s.admin, org, "?actor="+s.tokenID); len(l.Items) != 1 || l.Items[0].Action != audit.MemberAdded {
+		t.Errorf("the SCIM token's actions: %+v", l.Items)
+	}
+}
+
+type actor struct{ Type, ID, Label string }
+
+// TestAuditLogOfJobs: an action the server's background work takes is recorded by the system
+// with source workflow: the delivery job turning off a webhook whose deliveries have failed for
+// three days (decision 548).
+func TestAuditLogOfJobs(t *testing.T) {
+	rc := newReceiver(t, "127.0.0.2")
+	rc.answer(http.StatusInternalServerError)
+	e := testenv.New(t, allowFetch(t, "127.0.0.2"))
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	hook := e.Do(admin, "POST", "/v1/orgs/"+org+"/webhooks", map[string]any{"url": rc.url}).Map(t)["id"].(string)
+	failing := time.Now().Add(-4 * 24 * time.Hour) // its deliveries have failed for four days
+	if err := e.Store.Client.Webhook.UpdateOneID(hook).SetFailingSince(failing).Exec(accounts.System(context.Background())); err != nil {
+		t.Fatal(err)
+	}
+	auditWant(t, e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Guides"}))
+	deliverEvents(t, e)
+
+	got := e.Do(admin, "GET", "/v1/orgs/"+org+"/webhooks/"+hook, nil).Map(t)
+	reason, _ := got["disabledReason"].(string)
+	if got["active"] != false || !strings.Contains(reason, "failed for three days") {
+		t.Fatalf("the webhook after a failed delivery: %v", got)
+	}
+	l := auditEvents(t, e, admin, org, "?action="+audit.WebhookUpdated)
+	if len(l.Items) != 1 {
+		t.Fatalf("webhook.updated entries: %+v", l.Items)
+	}
+	it := l.Items[0]
+	if it.Source != "workflow" || actor(it.Actor) != (actor{"system", "system", "Bindery"}) || it.Target.Type != "webhook" ||
+		it.Target.ID != hook || it.Payload["active"] != false || it.Payload["disabledReason"] != reason {
+		t.Fatalf("the job's entry: %+v", it)
 	}
 }

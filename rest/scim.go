@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/text"
 )
@@ -68,7 +69,7 @@ func (a *api) scimHandler(max int64) http.Handler {
 			writeSCIMError(w, r, apperr.Unauthenticatedf("authentication required: send the header Authorization: Bearer <SCIM token>"))
 			return
 		}
-		orgID, v, err := a.r.SCIMTokens().Authenticate(r.Context(), token)
+		scimToken, v, err := a.r.SCIMTokens().Authenticate(r.Context(), token)
 		if err != nil {
 			writeSCIMError(w, r, err)
 			return
@@ -78,8 +79,10 @@ func (a *api) scimHandler(max int64) http.Handler {
 			return
 		}
 		observe.SetUser(r.Context(), v.UserID)
-		ctx := context.WithValue(viewerContext(r.Context(), v, a.r.Client), scimOrgKey{}, orgID)
-		ctx = viewer.WithSource(ctx, viewer.SourceIntegration, "") // a provider's provisioning
+		ctx := context.WithValue(viewerContext(r.Context(), v, a.r.Client), scimOrgKey{}, scimToken.OrganizationID)
+		// A provider's provisioning: the audit log names the SCIM token, not the admin who issued it.
+		ctx = viewer.WithSource(ctx, viewer.SourceIntegration, "")
+		ctx = audit.AsIntegration(ctx, scimToken.ID, "SCIM", scimToken.CreatedBy)
 		serve.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

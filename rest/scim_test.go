@@ -73,6 +73,7 @@ type scimSetup struct {
 	e             *testenv.Env
 	admin, editor testenv.Actor
 	org           string
+	tokenID       string // the SCIM token idp uses
 	idp           scimClient
 }
 
@@ -84,8 +85,9 @@ func newSCIMSetup(t *testing.T) scimSetup {
 	if created.Status != http.StatusCreated {
 		t.Fatalf("issue a SCIM token: %d %s", created.Status, created.Body)
 	}
-	token := created.Map(t)["token"].(string)
-	return scimSetup{e: e, admin: admin, editor: editor, org: org, idp: scimClient{t: t, e: e, token: token}}
+	token := created.Map(t)
+	return scimSetup{e: e, admin: admin, editor: editor, org: org, tokenID: token["id"].(string),
+		idp: scimClient{t: t, e: e, token: token["token"].(string)}}
 }
 
 func TestSCIMTokens(t *testing.T) {

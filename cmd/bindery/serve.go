@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/slots"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/webhooks"
@@ -36,6 +37,10 @@ func serve(ctx context.Context, args []string) error {
 	fs.IntVar(&opts.Limits.Complexity, "graphql-complexity", opts.Limits.Complexity, "GraphQL: maximum complexity")
 	fs.IntVar(&opts.Limits.Aliases, "graphql-aliases", opts.Limits.Aliases, "GraphQL: maximum aliases per operation")
 	fs.IntVar(&opts.Limits.Tokens, "graphql-tokens", opts.Limits.Tokens, "GraphQL: maximum parser tokens")
+	fs.IntVar(&opts.Limits.Subscriptions.PerCredential, "graphql-subscriptions-per-token", opts.Limits.Subscriptions.PerCredential,
+		"GraphQL: subscriptions one token or session may hold at once on all the servers of the database")
+	fs.DurationVar(&opts.Limits.Subscriptions.Lease, "graphql-subscription-lease", slots.DefaultLease,
+		"GraphQL: how long the subscriptions of a server that died still count against their token's limit (1s or more)")
 	noIntro := fs.Bool("no-introspection", false, "GraphQL: turn schema introspection off")
 	cors := fs.String("cors-origins", envOr("BINDERY_CORS_ORIGINS", ""),
 		"comma-separated browser origins allowed to call the API, or * (env BINDERY_CORS_ORIGINS)")
@@ -64,6 +69,9 @@ func serve(ctx context.Context, args []string) error {
 	err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if opts.Limits.Subscriptions.Lease < time.Second {
+		return fmt.Errorf("--graphql-subscription-lease: %s is shorter than a second", opts.Limits.Subscriptions.Lease)
 	}
 	if opts.InsightsRetention, err = time.ParseDuration(*retention); err != nil || opts.InsightsRetention < time.Hour {
 		return fmt.Errorf("--insights-retention: %q is not a duration of an hour or more (e.g. 2160h)", *retention)

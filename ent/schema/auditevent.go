@@ -26,7 +26,8 @@ func (AuditEvent) Fields() []ent.Field {
 	return []ent.Field{
 		// action is the stable action name ("member.added"), one of internal/audit's Actions.
 		field.String("action").Immutable().NotEmpty().MaxLen(64),
-		// actor_type is user or system; actor_id the user's id ("system" for the system).
+		// actor_type is user, integration or system; actor_id the user's id, the integration's
+		// credentials' (a SCIM token's), "system" for the system.
 		field.String("actor_type").Immutable().NotEmpty().MaxLen(16),
 		field.String("actor_id").Immutable().NotEmpty().MaxLen(64),
 		// actor_label is the actor's name when the action was recorded: a user's display name, or

@@ -9968,10 +9968,11 @@ type AuditEvent {
 }
 
 type AuditEventActor {
-  "user or system."
+  "user, integration (a SCIM provider, by its SCIM token) or system."
   type: String!
+  "The user's id, the SCIM token's id for an integration, system for the system."
   id: ID!
-  "The actor's name when the action was recorded: a user's display name, or what ran for the system."
+  "The actor's name when the action was recorded: a user's display name, the SCIM token's issuer for an integration (SCIM token issued by …), or what ran for the system."
   label: String
 }
 

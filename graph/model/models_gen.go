@@ -56,10 +56,11 @@ type AuditEventAction struct {
 }
 
 type AuditEventActor struct {
-	// user or system.
+	// user, integration (a SCIM provider, by its SCIM token) or system.
 	Type string `json:"type"`
-	ID   string `json:"id"`
-	// The actor's name when the action was recorded: a user's display name, or what ran for the system.
+	// The user's id, the SCIM token's id for an integration, system for the system.
+	ID string `json:"id"`
+	// The actor's name when the action was recorded: a user's display name, the SCIM token's issuer for an integration (SCIM token issued by …), or what ran for the system.
 	Label *string `json:"label,omitempty"`
 }
 

@@ -59,6 +59,9 @@ const (
 	APITokenCreated = "api_token.created"
 	APITokenRevoked = "api_token.revoked"
 
+	SCIMTokenCreated = "scim_token.created"
+	SCIMTokenRevoked = "scim_token.revoked"
+
 	WebhookCreated       = "webhook.created"
 	WebhookUpdated       = "webhook.updated"
 	WebhookDeleted       = "webhook.deleted"
@@ -89,6 +92,7 @@ var Actions = []Action{
 	{ShareLinkCreated, "Share link created"}, {ShareLinkUpdated, "Share link changed"}, {ShareLinkDeleted, "Share link deleted"},
 	{SSOConfigurationChanged, "Single sign-on provider changed"},
 	{APITokenCreated, "API token created"}, {APITokenRevoked, "API token revoked"},
+	{SCIMTokenCreated, "SCIM token issued"}, {SCIMTokenRevoked, "SCIM token revoked"},
 	{WebhookCreated, "Webhook created"}, {WebhookUpdated, "Webhook changed"}, {WebhookDeleted, "Webhook deleted"},
 	{WebhookSecretRotated, "Webhook secret rotated"},
 	{MergeRulesBypassed, "Merge rules bypassed"},
@@ -111,11 +115,26 @@ type Entry struct {
 	Payload      map[string]any
 }
 
-// Actor types: a user, or the system (a background job, the server itself).
+// Actor types: a user, an integration acting for the organization (a SCIM provider through its
+// token), or the system (a background job, the server itself).
 const (
-	ActorUser   = "user"
-	ActorSystem = "system"
+	ActorUser        = "user"
+	ActorIntegration = "integration"
+	ActorSystem      = "system"
 )
+
+// integration is who acts when a provider calls Bindery with an organization's credentials.
+type integration struct{ id, label, issuer string }
+
+type integrationKey struct{}
+
+// AsIntegration returns ctx whose actions are recorded as the integration's: actor type
+// integration, id the credentials' (a SCIM token's id), labelled "<label> token issued by
+// <issuer's display name>". The viewer of ctx (the issuer, whose rights the credentials carry)
+// still decides what the integration may do.
+func AsIntegration(ctx context.Context, id, label, issuerID string) context.Context {
+	return context.WithValue(ctx, integrationKey{}, integration{id: id, label: label, issuer: issuerID})
+}
 
 // Record records e, made by the viewer of ctx (the system when there is no user) and come in
 // through its source (viewer.SourceOf), through client: the client of the transaction that
@@ -135,25 +154,37 @@ func Record(ctx context.Context, client *ent.Client, e Entry) error {
 		SetPayload(e.Payload).Exec(privacy.DecisionContext(ctx, privacy.Allow))
 }
 
-// Actor is who made an action: its type (ActorUser, ActorSystem), id, and the name people read.
+// Actor is who made an action: its type (ActorUser, ActorIntegration, ActorSystem), id, and the
+// name people read.
 type Actor struct{ Type, ID, Label string }
 
 // systemLabel names the system when nothing more precise runs (viewer.WithSource).
 const systemLabel = "Bindery"
 
-// actorOf returns the actor of ctx: its user, labelled with their display name as it is now,
-// else the system, labelled with what runs (viewer.RunLabel).
+// actorOf returns the actor of ctx: its integration (AsIntegration), else its user, labelled
+// with their display name as it is now, else the system, labelled with what runs
+// (viewer.RunLabel).
 func actorOf(ctx context.Context, client *ent.Client) (Actor, error) {
+	if in, ok := ctx.Value(integrationKey{}).(integration); ok {
+		issuer, err := displayName(ctx, client, in.issuer, in.issuer)
+		return Actor{Type: ActorIntegration, ID: in.id, Label: in.label + " token issued by " + issuer}, err
+	}
 	v := viewer.FromContext(ctx)
 	if v == nil || v.UserID == "" {
 		return Actor{Type: ActorSystem, ID: ActorSystem, Label: cmp.Or(viewer.RunLabel(ctx), systemLabel)}, nil
 	}
-	name, err := client.User.Query().Where(user.ID(v.UserID)).Select(user.FieldDisplayName).
+	name, err := displayName(ctx, client, v.UserID, v.Email)
+	return Actor{Type: ActorUser, ID: v.UserID, Label: name}, err
+}
+
+// displayName is the user's display name now, or orElse when the user is gone.
+func displayName(ctx context.Context, client *ent.Client, userID, orElse string) (string, error) {
+	name, err := client.User.Query().Where(user.ID(userID)).Select(user.FieldDisplayName).
 		String(privacy.DecisionContext(ctx, privacy.Allow))
 	if ent.IsNotFound(err) {
-		name, err = v.Email, nil
+		return orElse, nil
 	}
-	return Actor{Type: ActorUser, ID: v.UserID, Label: name}, err
+	return name, err
 }
 
 // RecordInEvery records e in every organization of the server, in one transaction of client: an

@@ -19,6 +19,7 @@ var platform = []string{
 	"internal/jobs",      // background work shared by the servers of one database
 	"internal/observe",   // metrics, request logs and traces of a running server
 	"internal/ratelimit", // budgets of points per window, counted in the database
+	"internal/slots",     // bounded slots of a key held across the servers of one database, under leases
 	"internal/readcache", // answers of reads kept while the database has not changed
 	"internal/text",      // the one check of text that enters
 	"internal/fetch",     // outbound HTTP safe from server-side request forgery

@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/id"
 )
@@ -44,12 +45,26 @@ func (t Tokens) Issue(ctx context.Context, orgID string) (*ent.SCIMToken, string
 		return nil, "", err
 	}
 	token := tokenPrefix + id.Random(40)
-	row, err := t.Client.SCIMToken.Create().SetOrganizationID(orgID).SetTokenHash(accounts.HashSecret(token)).
-		SetCreatedBy(viewer.FromContext(ctx).UserID).Save(ctx)
+	var row *ent.SCIMToken
+	err := audit.Write(ctx, t.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		var err error
+		row, err = tx.SCIMToken.Create().SetOrganizationID(orgID).SetTokenHash(accounts.HashSecret(token)).
+			SetCreatedBy(viewer.FromContext(ctx).UserID).Save(ctx)
+		if err != nil {
+			return audit.Entry{}, err
+		}
+		return tokenEntry(audit.SCIMTokenCreated, row), nil
+	})
 	if err != nil {
 		return nil, "", err
 	}
 	return row, token, nil
+}
+
+// tokenEntry is an audit entry about a SCIM token: its id and issuer, never its hash.
+func tokenEntry(action string, row *ent.SCIMToken) audit.Entry {
+	return audit.Entry{Organization: row.OrganizationID, Action: action, TargetType: "scim-token", TargetID: row.ID,
+		Payload: map[string]any{"createdBy": row.CreatedBy}}
 }
 
 // Revoke deletes a SCIM token of the organization. Returns NOT_FOUND (another organization's
@@ -63,31 +78,33 @@ func (t Tokens) Revoke(ctx context.Context, orgID, tokenID string) error {
 	if err != nil {
 		return rule.NotFound(err, "SCIM token")
 	}
-	return t.Client.SCIMToken.DeleteOne(found).Exec(ctx)
+	return audit.Write(ctx, t.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		return tokenEntry(audit.SCIMTokenRevoked, found), tx.SCIMToken.DeleteOne(found).Exec(ctx)
+	})
 }
 
-// Authenticate returns the organization a SCIM token provisions and the viewer its requests act
-// as: the admin who issued it, an admin of that organization only. Returns UNAUTHENTICATED for a
+// Authenticate returns the SCIM token (its organization is the one it provisions) and the
+// viewer its requests act as: the admin who issued it, an admin of that organization only. Returns UNAUTHENTICATED for a
 // token this server does not hold, and once its issuer is no longer an admin there (a new token
 // must then be issued by an admin).
-func (t Tokens) Authenticate(ctx context.Context, token string) (string, *viewer.Viewer, error) {
+func (t Tokens) Authenticate(ctx context.Context, token string) (*ent.SCIMToken, *viewer.Viewer, error) {
 	sys := accounts.System(ctx)
 	row, err := t.Client.SCIMToken.Query().Where(scimtoken.TokenHash(accounts.HashSecret(token))).Only(sys)
 	if ent.IsNotFound(err) {
-		return "", nil, apperr.Unauthenticatedf("invalid SCIM token: it is unknown or revoked")
+		return nil, nil, apperr.Unauthenticatedf("invalid SCIM token: it is unknown or revoked")
 	}
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	admin, err := t.Client.Member.Query().Where(member.OrganizationID(row.OrganizationID), member.UserID(row.CreatedBy),
 		member.RoleEQ(viewer.RoleAdmin), member.Disabled(false)).Exist(sys)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	if !admin {
-		return "", nil, apperr.Unauthenticatedf("SCIM token %s was issued by someone who is no longer an admin of the organization: an admin must issue a new one",
+		return nil, nil, apperr.Unauthenticatedf("SCIM token %s was issued by someone who is no longer an admin of the organization: an admin must issue a new one",
 			check.Truncate(row.ID, 80))
 	}
 	role := viewer.RoleAdmin
-	return row.OrganizationID, viewer.NewUser(row.CreatedBy, "", map[string]*viewer.Role{row.OrganizationID: &role}), nil
+	return row, viewer.NewUser(row.CreatedBy, "", map[string]*viewer.Role{row.OrganizationID: &role}), nil
 }

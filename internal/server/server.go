@@ -33,6 +33,7 @@ import (
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/sites"
+	"github.com/binderyhq/bindery/internal/slots"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/publish"
@@ -108,7 +109,8 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
 		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()),
-		GitAllowLocal: o.GitAllowLocal, GitPoll: o.GitPoll, Insights: o.Insights}
+		SubscriptionSlots: slots.New(st.Client, st.Postgres(), o.Limits.Subscriptions.Lease),
+		GitAllowLocal:     o.GitAllowLocal, GitPoll: o.GitPoll, Insights: o.Insights}
 	if o.Insights != nil {
 		runner.Beside(o.Insights.Run)
 	}

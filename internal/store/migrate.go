@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/slots"
 )
 
 // SchemaTable is the table holding the fingerprint of the schema the database was last migrated
@@ -99,8 +100,9 @@ func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerie
 	return storeFingerprint(ctx, db, writer.Dialect(), fingerprint)
 }
 
-// migrateRaw creates the tables ent does not know: the search index's, the blobs' and the rate
-// limit counters', and the events' notification trigger on PostgreSQL (idempotent statements).
+// migrateRaw creates the tables ent does not know: the search index's, the blobs', the rate
+// limit counters' and the slots' (subscriptions held across servers), and the events'
+// notification trigger on PostgreSQL (idempotent statements).
 func migrateRaw(ctx context.Context, db entsql.ExecQuerier, postgres bool) error {
 	if err := CreateSearchTables(ctx, db, postgres); err != nil {
 		return err
@@ -110,6 +112,9 @@ func migrateRaw(ctx context.Context, db entsql.ExecQuerier, postgres bool) error
 	}
 	if err := ratelimit.Migrate(ctx, db, postgres); err != nil {
 		return fmt.Errorf("migrate the rate limit counters: %w", err)
+	}
+	if err := slots.Migrate(ctx, db, postgres); err != nil {
+		return fmt.Errorf("migrate the slots: %w", err)
 	}
 	return createEventsTrigger(ctx, db, postgres)
 }

@@ -99,18 +99,7 @@ func indexExists(t *testing.T, st *store.Store, name string) bool {
 	if st.Driver.Dialect() == dialect.Postgres {
 		query = `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`
 	}
-	rows, err := st.Client.QueryContext(context.Background(), query, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var n int
-	for rows.Next() {
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return n > 0
+	return testenv.Count(t, st, query, name) > 0
 }
 
 // checkFingerprint fails unless the database stores fingerprint want.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/webhookdelivery"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
@@ -198,12 +199,24 @@ func (d *Deliverer) judge(ctx context.Context, tx *ent.Tx, w *ent.Webhook, a att
 	case w.FailingSince == nil:
 		update.SetFailingSince(now)
 	case now.Sub(*w.FailingSince) >= failingMax:
-		update.SetActive(false).SetDisabledReason(fmt.Sprintf(
+		return turnOff(ctx, tx, update, fmt.Sprintf(
 			"turned off on %s: deliveries failed for three days; the last attempt: %s", now.Format(time.RFC3339), a.response))
 	default:
 		return nil
 	}
 	return update.Exec(ctx)
+}
+
+// turnOff turns a webhook off for reason, recorded in its organization's audit log (by the
+// system, source workflow: the delivery job decides it) as an update of its active field.
+func turnOff(ctx context.Context, tx *ent.Tx, update *ent.WebhookUpdateOne, reason string) error {
+	w, err := update.SetActive(false).SetDisabledReason(reason).Save(ctx)
+	if err != nil {
+		return err
+	}
+	e := webhookEntry(audit.WebhookUpdated, w.OrganizationID, w.ID, w, []string{"active", "disabled_reason"})
+	e.Payload["disabledReason"] = reason
+	return audit.Record(ctx, tx.Client(), e)
 }
 
 // jitter is d with up to a tenth more, so retries of many deliveries spread out.

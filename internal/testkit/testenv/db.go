@@ -81,3 +81,23 @@ func (s *sentStatements) send(ctx context.Context, query string) {
 	close(h.held)
 	<-ctx.Done()
 }
+
+// Count runs a statement answering one number (SELECT count(*) …) on st and returns it.
+func Count(tb testing.TB, st *store.Store, query string, args ...any) int {
+	tb.Helper()
+	rows, err := st.Client.QueryContext(context.Background(), query, args...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}

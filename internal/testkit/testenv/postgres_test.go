@@ -93,29 +93,13 @@ func checkClean(t *testing.T, st *store.Store) {
 		if table == store.SchemaTable {
 			want = 1
 		}
-		if n := count(t, st, "SELECT count(*) FROM "+table); n != want {
+		if n := Count(t, st, "SELECT count(*) FROM "+table); n != want {
 			t.Errorf("%s holds %d rows, want %d", table, n, want)
 		}
 	}
-	if n := count(t, st, "SELECT count(*) FROM pg_sequences WHERE schemaname = current_schema() AND last_value IS NOT NULL"); n != 0 {
+	if n := Count(t, st, "SELECT count(*) FROM pg_sequences WHERE schemaname = current_schema() AND last_value IS NOT NULL"); n != 0 {
 		t.Errorf("%d sequences were used", n)
 	}
-}
-
-func count(t *testing.T, st *store.Store, query string) int {
-	t.Helper()
-	rows, err := st.Client.QueryContext(context.Background(), query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var n int
-	for rows.Next() {
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return n
 }
 
 func openDB(t *testing.T, dsn string) *sql.DB {
