@@ -254,8 +254,7 @@ func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string
 // frameLook sets the page's look with its links resolved in the site space read, the site's
 // title, and where the title leads.
 func (s *siteView) frameLook(v *pageView, links siteLinks) {
-	v.Look = s.lookOf(links.loc.SiteSpace)
-	v.Look.resolve(links)
+	v.Look = s.lookOf(links.loc.SiteSpace).resolved(links)
 	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
 	if home, _ := links.ref(v.Look.home); home != "" {
 		v.Home = home
@@ -425,7 +424,7 @@ func (s *siteView) writeHTML(w http.ResponseWriter, v pageView) {
 // writeHeaders sets the headers every page with this look carries.
 func (s *siteView) writeHeaders(w http.ResponseWriter, l *look, noIndex bool) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", l.contentSecurityPolicy())
+	w.Header().Set("Content-Security-Policy", l.csp)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	if noIndex {
