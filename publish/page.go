@@ -432,8 +432,17 @@ func (s *siteView) writeHeaders(w http.ResponseWriter, l *look, noIndex bool) {
 	}
 }
 
-// render writes a page. An error is a reader gone away or a template bug the tests catch.
-func (s *siteView) render(w io.Writer, v pageView) { _ = pages.ExecuteTemplate(w, "page.html", v) }
+// render writes a page: its body between the two parts of the page template, as it is (through
+// the template, text/template would copy it into a buffer of its own first). An error is a reader
+// gone away or a template bug the tests catch.
+func (s *siteView) render(w io.Writer, v pageView) {
+	if pages.ExecuteTemplate(w, "page-start", v) != nil {
+		return
+	}
+	if _, err := io.WriteString(w, string(v.Body)); err == nil {
+		_ = pages.ExecuteTemplate(w, "page-end", v)
+	}
+}
 
 // serveFile answers a file of a site space (…/~files/{siteSpaceId}/{fileId}) with a redirect to
 // its signed download URL; a file that only pages hidden from the reader link to is 404.
