@@ -155,11 +155,22 @@ func (s *siteView) readerDocument(content *graph.Content, p *tree.Page) (*docume
 	if err != nil {
 		return nil, nil, "", err
 	}
-	decided := s.decisions(content.Revision.ID+"/"+p.ID, doc)
+	decided := s.decisions(s.expressionsKey(content.Revision.ID, p, doc), doc)
 	if decided != "" {
 		doc = document.Evaluate(doc, s.visit)
 	}
 	return doc, specs, decided, nil
+}
+
+// expressionsKey names a page's document for its expressions (expressionsOf): its body, when
+// the document is the body's own (it places no reusable content, and document.Dereference
+// returned it), which every page and revision holding that body share; else its revision and
+// page.
+func (s *siteView) expressionsKey(revisionID string, p *tree.Page, doc *document.Document) string {
+	if body, err := s.h.r.PageDocument(s.ctx, p); err == nil && body == doc {
+		return "body " + p.Body
+	}
+	return revisionID + "/" + p.ID
 }
 
 // evaluated is a page's document as readerDocument read it when the reader's claims decided
