@@ -1,7 +1,6 @@
 package publish
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -17,8 +16,8 @@ import (
 const cachedPages = 2048
 
 // newPageCache returns the cache of rendered pages, by ETag.
-func newPageCache() *lru.Cache[string, []byte] {
-	c, _ := lru.New[string, []byte](cachedPages)
+func newPageCache() *lru.Cache[string, string] {
+	c, _ := lru.New[string, string](cachedPages)
 	return c
 }
 
@@ -72,15 +71,17 @@ func (s *siteView) setCacheControl(w http.ResponseWriter) {
 	}
 }
 
-// rendered returns the page cached under tag, or renders it with render and keeps it.
-func (h *Handler) rendered(tag string, render func(*bytes.Buffer) error) ([]byte, error) {
+// rendered returns the page cached under tag, or renders it with render and keeps it. A page is
+// written to a strings.Builder, whose room is not zeroed before the page fills it.
+func (h *Handler) rendered(tag string, render func(*strings.Builder) error) (string, error) {
 	if page, ok := h.pages.Get(tag); ok {
 		return page, nil
 	}
-	var b bytes.Buffer
+	var b strings.Builder
 	if err := render(&b); err != nil {
-		return nil, err
+		return "", err
 	}
-	h.pages.Add(tag, b.Bytes())
-	return b.Bytes(), nil
+	page := b.String()
+	h.pages.Add(tag, page)
+	return page, nil
 }

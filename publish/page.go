@@ -1,7 +1,6 @@
 package publish
 
 import (
-	"bytes"
 	"encoding/xml"
 	"fmt"
 	"html/template"
@@ -70,11 +69,14 @@ type link struct {
 	Current bool   `json:"-"`
 }
 
-// navItem is an entry of the sidebar: a page and its children.
+// navItem is an entry of the sidebar: a page and its children. Its fields are its own, not a
+// link's embedded: the template finds an embedded struct's fields by a search that allocates, for
+// each field of each entry.
 type navItem struct {
-	link
-	Group    bool // a group heading, with no page of its own
-	Children []navItem
+	Title, URL string
+	Current    bool
+	Group      bool // a group heading, with no page of its own
+	Children   []navItem
 }
 
 type errorView struct {
@@ -130,7 +132,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.serveMarkdown(w, req, loc, content.Tree, p, specs, evaluated(doc, decided))
 		return
 	}
-	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
+	page, err := s.h.rendered(tag, func(b *strings.Builder) error {
 		v := s.pageView(loc, content, p, doc, specs)
 		b.Grow(len(v.Body) + pageFrameBytes)
 		s.render(b, v)
@@ -141,7 +143,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	s.writeHeaders(w, s.lookOf(loc.SiteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
-	_, _ = w.Write(page)
+	_, _ = io.WriteString(w, page)
 }
 
 // pageFrameBytes is about what a page writes around its content (the sidebar, the header, the
@@ -308,7 +310,7 @@ func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []nav
 		if p.Hidden {
 			continue
 		}
-		it := navItem{link: link{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current}, Group: p.Type == tree.TypeGroup}
+		it := navItem{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current, Group: p.Type == tree.TypeGroup}
 		if it.Group || t.IsUnder(current, p.ID) {
 			it.Children = s.nav(loc, t, p.ID, current)
 		}
