@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -16,8 +17,8 @@ import (
 const cachedPages = 2048
 
 // newPageCache returns the cache of rendered pages, by ETag.
-func newPageCache() *lru.Cache[string, string] {
-	c, _ := lru.New[string, string](cachedPages)
+func newPageCache() *lru.Cache[string, []byte] {
+	c, _ := lru.New[string, []byte](cachedPages)
 	return c
 }
 
@@ -71,17 +72,16 @@ func (s *siteView) setCacheControl(w http.ResponseWriter) {
 	}
 }
 
-// rendered returns the page cached under tag, or renders it with render and keeps it. A page is
-// written to a strings.Builder, whose room is not zeroed before the page fills it.
-func (h *Handler) rendered(tag string, render func(*strings.Builder) error) (string, error) {
+// rendered returns the page cached under tag, or renders it with render and keeps it. Pages are
+// bytes: the response writes bytes it is given at once, and copies a string through its buffer.
+func (h *Handler) rendered(tag string, render func(*bytes.Buffer) error) ([]byte, error) {
 	if page, ok := h.pages.Get(tag); ok {
 		return page, nil
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	if err := render(&b); err != nil {
-		return "", err
+		return nil, err
 	}
-	page := b.String()
-	h.pages.Add(tag, page)
-	return page, nil
+	h.pages.Add(tag, b.Bytes())
+	return b.Bytes(), nil
 }

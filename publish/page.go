@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"html/template"
@@ -132,7 +133,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.serveMarkdown(w, req, loc, content.Tree, p, specs, evaluated(doc, decided))
 		return
 	}
-	page, err := s.h.rendered(tag, func(b *strings.Builder) error {
+	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
 		v := s.pageView(loc, content, p, doc, specs)
 		b.Grow(len(v.Body) + pageFrameBytes)
 		s.render(b, v)
@@ -143,7 +144,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	s.writeHeaders(w, s.lookOf(loc.SiteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
-	_, _ = io.WriteString(w, page)
+	_, _ = w.Write(page)
 }
 
 // pageFrameBytes is about what a page writes around its content (the sidebar, the header, the

@@ -33,7 +33,7 @@ type Handler struct {
 	reads   *readcache.Cache           // keeps the pages of sites at their own hostnames; nil: none
 	baseURL string                     // absolute URL of this server, for canonical links and sitemaps
 	ownHost string                     // the host of baseURL
-	pages   *lru.Cache[string, string] // rendered pages by ETag
+	pages   *lru.Cache[string, []byte] // rendered pages by ETag
 	visible visibility                 // the pages readers see (visible.go)
 	// expressions are the expressions of page bodies, by body (expressions.go)
 	expressions *lru.Cache[string, pageExpressions]
