@@ -72,7 +72,8 @@ func (s *siteView) setCacheControl(w http.ResponseWriter) {
 	}
 }
 
-// rendered returns the page cached under tag, or renders it with render and keeps it.
+// rendered returns the page cached under tag, or renders it with render and keeps it. Pages are
+// bytes: the response writes bytes it is given at once, and copies a string through its buffer.
 func (h *Handler) rendered(tag string, render func(*bytes.Buffer) error) ([]byte, error) {
 	if page, ok := h.pages.Get(tag); ok {
 		return page, nil

@@ -30,8 +30,8 @@ func newExpressionCache() *lru.Cache[string, pageExpressions] {
 	return c
 }
 
-// expressionsOf returns the expressions of doc, the document of a page as key names it (its
-// revision and id: the page's body and the reusable contents it places).
+// expressionsOf returns the expressions of doc, the document of a page as key names it
+// (expressionsKey: its body, or its revision and id when it places reusable contents).
 func (s *siteView) expressionsOf(key string, doc *document.Document) pageExpressions {
 	if e, ok := s.h.expressions.Get(key); ok {
 		return e

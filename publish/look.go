@@ -45,6 +45,7 @@ type look struct {
 	home         map[string]any // where the site's title and logo lead (header.primaryLink), nil for its root
 	imageOrigins []string       // where logos and favicons are loaded from, for img-src
 	version      string         // what of the settings changes the page, for its ETag
+	csp          string         // the pages' Content-Security-Policy (contentSecurityPolicy)
 }
 
 // styling are the settings that choose among the style sheet's variants (data attributes).
@@ -93,11 +94,15 @@ type footerGroup struct {
 	Links []contentLink
 }
 
-// lookOf is the look of a site space's pages, made once per request.
+// lookOf is the look of a site space's pages, made once per site rows kept and header links
+// shown (sites.Visit.Made): shared by views, so not to be changed (resolved makes a page's own).
 func (s *siteView) lookOf(ss *ent.SiteSpace) *look {
 	if s.look == nil || s.look.siteSpaceID != ss.ID {
-		s.look = newLook(s.visit.Customization(ss), s.visit.Site, ss)
-		s.look.siteSpaceID = ss.ID
+		s.look = s.visit.Made(ss, func(settings map[string]any) any {
+			l := newLook(settings, s.visit.Site, ss)
+			l.siteSpaceID = ss.ID
+			return l
+		}).(*look)
 	}
 	return s.look
 }
@@ -135,26 +140,38 @@ func newLook(settings map[string]any, site *ent.Site, ss *ent.SiteSpace) *look {
 		Copyright: text(settings, "footer", "copyright"), Privacy: webURL(text(settings, "privacyPolicy", "url"))}
 	links, _ := json.Marshal(list(settings, "header", "links")) // which links the reader's claims show
 	l.version = fmt.Sprintf("%s %s %s", updatedAt(site.CustomizationUpdatedAt), updatedAt(ss.CustomizationUpdatedAt), links)
+	l.csp = l.contentSecurityPolicy()
 	return l
 }
 
-// resolve sets the URLs of the look's links.
-func (l *look) resolve(links siteLinks) {
-	set := func(c *contentLink) { c.URL, c.External = links.ref(c.to) }
+// resolved is a copy of the look with the URLs of its links set; l is not changed.
+func (l *look) resolved(links siteLinks) *look {
+	out := *l
+	set := func(c contentLink) contentLink {
+		c.URL, c.External = links.ref(c.to)
+		return c
+	}
 	if a := l.Announcement; a != nil && a.Link != nil {
-		set(a.Link)
+		announcement, link := *a, set(*a.Link)
+		announcement.Link = &link
+		out.Announcement = &announcement
 	}
-	for i := range l.Header {
-		set(&l.Header[i].contentLink)
-		for j := range l.Header[i].Links {
-			set(&l.Header[i].Links[j])
+	out.Header = slices.Clone(l.Header)
+	for i := range out.Header {
+		out.Header[i].contentLink = set(out.Header[i].contentLink)
+		out.Header[i].Links = slices.Clone(out.Header[i].Links)
+		for j := range out.Header[i].Links {
+			out.Header[i].Links[j] = set(out.Header[i].Links[j])
 		}
 	}
-	for i := range l.Footer.Groups {
-		for j := range l.Footer.Groups[i].Links {
-			set(&l.Footer.Groups[i].Links[j])
+	out.Footer.Groups = slices.Clone(l.Footer.Groups)
+	for i := range out.Footer.Groups {
+		out.Footer.Groups[i].Links = slices.Clone(out.Footer.Groups[i].Links)
+		for j := range out.Footer.Groups[i].Links {
+			out.Footer.Groups[i].Links[j] = set(out.Footer.Groups[i].Links[j])
 		}
 	}
+	return &out
 }
 
 // colorNames are the themed colors of the settings and the custom property each one sets.

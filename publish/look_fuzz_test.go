@@ -3,6 +3,7 @@ package publish
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,4 +40,28 @@ func FuzzLook(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestResolvedLeavesTheKeptLook: a page sets the URLs of its announcement's, header's and footer's
+// links on its own copy of the look; the look kept for every view of the site space, which
+// concurrent views share, is not changed (decision 543).
+func TestResolvedLeavesTheKeptLook(t *testing.T) {
+	to := func(url string) map[string]any { return map[string]any{"kind": "url", "url": url} }
+	kept := newLook(sitecustom.Effective(map[string]any{
+		"header": map[string]any{"links": []any{map[string]any{"title": "Docs", "to": to("https://example.com/h"),
+			"links": []any{map[string]any{"title": "Sub", "to": to("https://example.com/s")}}}}},
+		"announcement": map[string]any{"enabled": true, "message": "News", "style": "info",
+			"link": map[string]any{"title": "More", "to": to("https://example.com/a")}},
+		"footer": map[string]any{"groups": []any{map[string]any{"title": "G", "links": []any{map[string]any{"title": "L", "to": to("https://example.com/f")}}}}},
+	}), &ent.Site{Title: "Docs"}, &ent.SiteSpace{ID: "ss"})
+	urls := func(l *look) []string {
+		return []string{l.Header[0].URL, l.Header[0].Links[0].URL, l.Announcement.Link.URL, l.Footer.Groups[0].Links[0].URL}
+	}
+	page := kept.resolved(siteLinks{})
+	if got := urls(page); !slices.Equal(got, []string{"https://example.com/h", "https://example.com/s", "https://example.com/a", "https://example.com/f"}) {
+		t.Fatalf("the page's links: %q", got)
+	}
+	if got := urls(kept); !slices.Equal(got, []string{"", "", "", ""}) {
+		t.Fatalf("the kept look was changed: %q", got)
+	}
 }

@@ -70,11 +70,14 @@ type link struct {
 	Current bool   `json:"-"`
 }
 
-// navItem is an entry of the sidebar: a page and its children.
+// navItem is an entry of the sidebar: a page and its children. Its fields are its own, not a
+// link's embedded: the template finds an embedded struct's fields by a search that allocates, for
+// each field of each entry.
 type navItem struct {
-	link
-	Group    bool // a group heading, with no page of its own
-	Children []navItem
+	Title, URL string
+	Current    bool
+	Group      bool // a group heading, with no page of its own
+	Children   []navItem
 }
 
 type errorView struct {
@@ -155,11 +158,22 @@ func (s *siteView) readerDocument(content *graph.Content, p *tree.Page) (*docume
 	if err != nil {
 		return nil, nil, "", err
 	}
-	decided := s.decisions(content.Revision.ID+"/"+p.ID, doc)
+	decided := s.decisions(s.expressionsKey(content.Revision.ID, p, doc), doc)
 	if decided != "" {
 		doc = document.Evaluate(doc, s.visit)
 	}
 	return doc, specs, decided, nil
+}
+
+// expressionsKey names a page's document for its expressions (expressionsOf): its body, when
+// the document is the body's own (it places no reusable content, and document.Dereference
+// returned it), which every page and revision holding that body share; else its revision and
+// page.
+func (s *siteView) expressionsKey(revisionID string, p *tree.Page, doc *document.Document) string {
+	if body, err := s.h.r.PageDocument(s.ctx, p); err == nil && body == doc {
+		return "body " + p.Body
+	}
+	return revisionID + "/" + p.ID
 }
 
 // evaluated is a page's document as readerDocument read it when the reader's claims decided
@@ -254,8 +268,7 @@ func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string
 // frameLook sets the page's look with its links resolved in the site space read, the site's
 // title, and where the title leads.
 func (s *siteView) frameLook(v *pageView, links siteLinks) {
-	v.Look = s.lookOf(links.loc.SiteSpace)
-	v.Look.resolve(links)
+	v.Look = s.lookOf(links.loc.SiteSpace).resolved(links)
 	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
 	if home, _ := links.ref(v.Look.home); home != "" {
 		v.Home = home
@@ -298,7 +311,7 @@ func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []nav
 		if p.Hidden {
 			continue
 		}
-		it := navItem{link: link{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current}, Group: p.Type == tree.TypeGroup}
+		it := navItem{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current, Group: p.Type == tree.TypeGroup}
 		if it.Group || t.IsUnder(current, p.ID) {
 			it.Children = s.nav(loc, t, p.ID, current)
 		}
@@ -425,7 +438,7 @@ func (s *siteView) writeHTML(w http.ResponseWriter, v pageView) {
 // writeHeaders sets the headers every page with this look carries.
 func (s *siteView) writeHeaders(w http.ResponseWriter, l *look, noIndex bool) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", l.contentSecurityPolicy())
+	w.Header().Set("Content-Security-Policy", l.csp)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	if noIndex {
@@ -433,8 +446,17 @@ func (s *siteView) writeHeaders(w http.ResponseWriter, l *look, noIndex bool) {
 	}
 }
 
-// render writes a page. An error is a reader gone away or a template bug the tests catch.
-func (s *siteView) render(w io.Writer, v pageView) { _ = pages.ExecuteTemplate(w, "page.html", v) }
+// render writes a page: its body between the two parts of the page template, as it is (through
+// the template, text/template would copy it into a buffer of its own first). An error is a reader
+// gone away or a template bug the tests catch.
+func (s *siteView) render(w io.Writer, v pageView) {
+	if pages.ExecuteTemplate(w, "page-start", v) != nil {
+		return
+	}
+	if _, err := io.WriteString(w, string(v.Body)); err == nil {
+		_ = pages.ExecuteTemplate(w, "page-end", v)
+	}
+}
 
 // serveFile answers a file of a site space (…/~files/{siteSpaceId}/{fileId}) with a redirect to
 // its signed download URL; a file that only pages hidden from the reader link to is 404.

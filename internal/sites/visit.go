@@ -110,8 +110,7 @@ func (v *Visit) Customization(ss *ent.SiteSpace) map[string]any {
 	links, _ := header["links"].([]any)
 	shown := []any{}
 	for _, l := range links {
-		item, _ := l.(map[string]any)
-		if condition, _ := item["condition"].(string); shows(&condition, v.schema, v.claims) {
+		if v.showsLink(l) {
 			shown = append(shown, l)
 		}
 	}
@@ -120,6 +119,47 @@ func (v *Visit) Customization(ss *ent.SiteSpace) map[string]any {
 	settings = maps.Clone(settings)
 	settings["header"] = header
 	return settings
+}
+
+// showsLink reports whether the reader's claims satisfy the condition of a header link of the
+// settings.
+func (v *Visit) showsLink(link any) bool {
+	item, _ := link.(map[string]any)
+	condition, _ := item["condition"].(string)
+	return shows(&condition, v.schema, v.claims)
+}
+
+// Made returns what make makes of the settings a reader of a site space sees (Customization),
+// made once per kept rows, site space and header links shown, so a view of an unchanged
+// database makes nothing. Its use is a page's look (publish), which is all of the settings a
+// view reads; the caller must not change what it returns.
+func (v *Visit) Made(ss *ent.SiteSpace, make func(settings map[string]any) any) any {
+	key := madeKey{siteSpace: ss.ID, shown: v.linksShown(ss)}
+	if made, ok := v.rows.made.Load(key); ok {
+		return made
+	}
+	made, _ := v.rows.made.LoadOrStore(key, make(v.Customization(ss)))
+	return made
+}
+
+// madeKey names what Made made: of a site space's settings with some of its header links shown.
+type madeKey struct {
+	siteSpace string
+	shown     string // a byte per header link of the settings: 1 shown, 0 not
+}
+
+// linksShown names the header links of a site space's settings the reader's claims show (madeKey).
+func (v *Visit) linksShown(ss *ent.SiteSpace) string {
+	header, _ := v.rows.settingsOf(ss)["header"].(map[string]any)
+	links, _ := header["links"].([]any)
+	shown := make([]byte, len(links))
+	for i, l := range links {
+		shown[i] = '0'
+		if v.showsLink(l) {
+			shown[i] = '1'
+		}
+	}
+	return string(shown)
 }
 
 // settingsOf returns the settings readers of a site space see before conditions (the site's,
@@ -177,6 +217,7 @@ type siteRows struct {
 	siteSpaces []*ent.SiteSpace
 	schema     *adaptive.Schema // the site's visitor schema, nil for none
 	settings   sync.Map         // site space id → its settings before conditions (settingsOf)
+	made       sync.Map         // madeKey → what Made made of a site space's settings
 }
 
 // siteRows reads the rows of the published site ref names. Returns NOT_FOUND for an unknown or

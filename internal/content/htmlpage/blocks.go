@@ -7,6 +7,7 @@ import (
 	"github.com/binderyhq/bindery/internal/content/htmlpage/mathml"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/sizedlru"
 )
 
 func (w *writer) blocks(nodes []*document.Node) {
@@ -190,11 +191,31 @@ func (w *writer) math(n *document.Node) {
 
 // formula writes TeX as MathML, or as its text in <code> when mathml cannot read it.
 func (w *writer) formula(tex string, display bool) {
-	if ml, err := mathml.Render(tex, display); err == nil {
-		w.b.WriteString(ml)
-		return
+	key := formulaKey{tex: tex, display: display}
+	html, ok := formulas.Get(key)
+	if !ok {
+		html = formulaHTML(tex, display)
+		formulas.Add(key, html, len(tex)+len(html))
 	}
-	w.b.WriteString(`<code class="tex">` + escape(tex) + "</code>")
+	w.b.WriteString(html)
+}
+
+// formulaKey names a formula written: its TeX, and whether it is a block.
+type formulaKey struct {
+	tex     string
+	display bool
+}
+
+// formulas keeps formulas written, as highlighted keeps code: a page's formulas are read far more
+// often than they change, and reading TeX is most of what one costs.
+var formulas = sizedlru.New[formulaKey, string](4 << 20)
+
+// formulaHTML is TeX as MathML, or as its text in <code> when mathml cannot read it.
+func formulaHTML(tex string, display bool) string {
+	if ml, err := mathml.Render(tex, display); err == nil {
+		return ml
+	}
+	return `<code class="tex">` + escape(tex) + "</code>"
 }
 
 // tabGroup writes tabs as the WAI-ARIA tabs pattern: a tablist of buttons, the first selected,

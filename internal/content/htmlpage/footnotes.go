@@ -2,6 +2,7 @@ package htmlpage
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,16 +25,22 @@ type footnotes struct {
 	referred []string
 }
 
-// takeFootnotes returns the blocks without the notes' definitions, and the notes.
+// takeFootnotes returns the blocks without the notes' definitions (blocks itself when there is
+// none, as on most pages), and the notes.
 func takeFootnotes(blocks []*document.Node) ([]*document.Node, *footnotes) {
 	notes := &footnotes{defined: map[string]*document.Node{}}
-	var rest []*document.Node
-	for _, b := range blocks {
-		if label, text := definition(b); label != "" {
+	rest, copied := blocks, false
+	for i, b := range blocks {
+		label, text := definition(b)
+		switch {
+		case label != "":
+			if !copied {
+				rest, copied = slices.Clone(blocks[:i]), true
+			}
 			notes.defined[label] = text
-			continue
+		case copied:
+			rest = append(rest, b)
 		}
-		rest = append(rest, b)
 	}
 	return rest, notes
 }

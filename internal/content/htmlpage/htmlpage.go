@@ -96,8 +96,8 @@ func siteURL(links Links, dest string) (url string, ok bool) {
 type writer struct {
 	b        strings.Builder
 	links    Links
-	anchors  *markdown.Anchors           // the headings' anchors taken
-	urls     map[document.Ref]linkTarget // the links' destinations seen (refURL)
+	anchors  *markdown.Anchors            // the headings' anchors taken
+	urls     map[document.Ref]*linkTarget // the links' destinations seen (target)
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
 	notes    *footnotes

@@ -64,6 +64,31 @@ func TestRenderBlocks(t *testing.T) {
 	}
 }
 
+// TestRenderInlines renders texts with every mark, colors, links of every kind, bare URLs and
+// footnotes against their golden HTML, and the benchmarks' page of 100 blocks against its own
+// (go test -run TestRenderInlines -update rewrites them): the renderer's speed work keeps every byte.
+func TestRenderInlines(t *testing.T) {
+	src, err := os.ReadFile("testdata/inlines.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for golden, md := range map[string]string{"testdata/inlines.html": string(src), "testdata/blocks100.html": pagebodies.Blocks(1)} {
+		got := render(md)
+		if *update {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("the rendered page differs from %s (-update rewrites it):\n%s", golden, got)
+		}
+	}
+}
+
 // TestRenderBlock: what each block renders as, and what users relied on from the CommonMark
 // renderer before it (links rewritten, hidden pages as text, anchors, tables, task lists).
 func TestRenderBlock(t *testing.T) {

@@ -21,10 +21,18 @@ func escape(s string) string {
 
 // escaped writes s escaped, without making the escaped string: the texts of a page are most of
 // what it writes.
-func (w *writer) escaped(s string) { writeEscaped(&w.b, s) }
+func (w *writer) escaped(s string) { writeReplaced(&w.b, s, &entities) }
 
 // entities are the character references escape writes, by byte; "" for a byte written as it is.
 var entities = [256]string{'&': "&amp;", '\'': "&#39;", '<': "&lt;", '>': "&gt;", '"': "&#34;"}
+
+// textEntities are entities and a line break ("\n": a hard break in Markdown) as <br>: what text
+// writes for each byte, in one pass over it.
+var textEntities = func() [256]string {
+	t := entities
+	t['\n'] = "<br>\n"
+	return t
+}()
 
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -36,10 +44,14 @@ func needsEscape(s string) bool {
 }
 
 // writeEscaped writes s to b escaped, the runs without a byte to escape as they are.
-func writeEscaped(b *strings.Builder, s string) {
+func writeEscaped(b *strings.Builder, s string) { writeReplaced(b, s, &entities) }
+
+// writeReplaced writes s to b with each byte that has a replacement replaced, the runs between as
+// they are.
+func writeReplaced(b *strings.Builder, s string, replacements *[256]string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if e := entities[s[i]]; e != "" {
+		if e := replacements[s[i]]; e != "" {
 			b.WriteString(s[last:i])
 			b.WriteString(e)
 			last = i + 1
@@ -54,8 +66,8 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 	for _, n := range nodes {
 		switch {
 		case n.Object == document.ObjectText:
-			for _, l := range n.Leaves {
-				w.leaf(l, inLink)
+			for i := range n.Leaves {
+				w.leaf(&n.Leaves[i], inLink)
 			}
 		case n.Type == "link":
 			w.link(n, inLink)
@@ -75,34 +87,48 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 	}
 }
 
-// markTags are the elements of the marks, outermost first.
+// markTags are the elements of the marks, outermost first; code, the innermost, is last (codeMark).
 var markTags = [...]struct{ mark, open, end string }{
 	{"keyboard", "<kbd>", "</kbd>"}, {"superscript", "<sup>", "</sup>"}, {"subscript", "<sub>", "</sub>"},
 	{"bold", "<strong>", "</strong>"}, {"italic", "<em>", "</em>"}, {"strikethrough", "<del>", "</del>"}, {"code", "<code>", "</code>"},
 }
 
-func (w *writer) leaf(l document.Leaf, inLink bool) {
-	var on [len(markTags)]bool // most texts have no mark: nothing to look for
-	color := colorMarkOf(l)
+// codeMark is the index of code in markTags.
+const codeMark = len(markTags) - 1
+
+// leaf writes a text with its marks: its color mark (the first, when it has more) outermost, then
+// the others in the order of markTags.
+func (w *writer) leaf(l *document.Leaf, inLink bool) {
+	if len(l.Marks) == 0 { // most texts
+		w.leafText(l.Text, inLink)
+		return
+	}
+	var on [len(markTags)]bool
+	var color *document.Mark
+	for i := range l.Marks {
+		m := &l.Marks[i]
+		if m.Type == "color" && color == nil {
+			color = m
+		}
+		for t := range markTags {
+			if markTags[t].mark == m.Type {
+				on[t] = true
+			}
+		}
+	}
 	if color != nil {
 		w.b.WriteString(`<mark class="color" data-text="` + escape(colorName(color, "text")) + `" data-background="` +
 			escape(colorName(color, "background")) + `">`)
 	}
-	code := false
 	for i := range markTags {
-		t := &markTags[i]
-		if on[i] = len(l.Marks) > 0 && hasMark(l, t.mark); on[i] {
-			w.b.WriteString(t.open)
-			code = code || t.mark == "code"
+		if on[i] {
+			w.b.WriteString(markTags[i].open)
 		}
 	}
-	switch {
-	case code:
+	if on[codeMark] {
 		w.escaped(l.Text)
-	case inLink:
-		w.text(l.Text)
-	default:
-		w.withReferences(l.Text, w.linkified)
+	} else {
+		w.leafText(l.Text, inLink)
 	}
 	for i := len(markTags) - 1; i >= 0; i-- {
 		if on[i] {
@@ -114,14 +140,14 @@ func (w *writer) leaf(l document.Leaf, inLink bool) {
 	}
 }
 
-// colorMarkOf is the color mark of a leaf, nil for none.
-func colorMarkOf(l document.Leaf) *document.Mark {
-	for i := range l.Marks {
-		if l.Marks[i].Type == "color" {
-			return &l.Marks[i]
-		}
+// leafText writes the text of a leaf that is not code: in a link's text as it is, elsewhere with
+// its references to notes and its bare URLs as links.
+func (w *writer) leafText(s string, inLink bool) {
+	if inLink {
+		w.text(s)
+		return
 	}
-	return nil
+	w.withReferences(s, w.linkified)
 }
 
 // colorName is a color of a color mark (data.text or data.background) as the site's style names
@@ -139,18 +165,8 @@ func hasMark(l document.Leaf, mark string) bool {
 	return false
 }
 
-// text writes text, a line break ("\n": a hard break in Markdown) as <br>.
-func (w *writer) text(s string) {
-	for {
-		line, rest, broken := strings.Cut(s, "\n")
-		w.escaped(line)
-		if !broken {
-			return
-		}
-		w.b.WriteString("<br>\n")
-		s = rest
-	}
-}
+// text writes text escaped, a line break ("\n": a hard break in Markdown) as <br>.
+func (w *writer) text(s string) { writeReplaced(&w.b, s, &textEntities) }
 
 // bareURL is a URL written as text, as GitHub's Markdown links it: from http://, https:// or
 // www. up to a space or "<", without the punctuation that ends a sentence.
@@ -182,15 +198,15 @@ func (w *writer) linkified(s string) {
 // link writes a link to its site URL; a link the reader cannot follow (a page hidden from them, a
 // space, a URL of another scheme) is its text. A link inside a link is its text.
 func (w *writer) link(n *document.Node, inLink bool) {
-	url, ok := w.refURL(n.Data)
-	if !ok || inLink {
+	to := w.target(n.Data)
+	if !to.ok || inLink {
 		w.inlines(n.Nodes, inLink)
 		return
 	}
 	w.b.WriteString(`<a href="`)
-	w.escaped(url)
+	w.b.WriteString(to.href)
 	w.b.WriteString(`"`)
-	w.b.WriteString(relOf(url))
+	w.b.WriteString(to.rel)
 	w.b.WriteString(">")
 	w.inlines(n.Nodes, true)
 	w.b.WriteString("</a>")
@@ -214,33 +230,38 @@ func (w *writer) inlineImage(n *document.Node) {
 }
 
 // refURL is the URL data's ref links to on the site; ok is false for a page or file the reader
-// cannot reach, a space, and a URL (or anchor) that is not safe to follow. It is worked out once
-// per page and ref: a page links to the same pages again and again.
+// cannot reach, a space, and a URL (or anchor) that is not safe to follow.
 func (w *writer) refURL(data map[string]any) (string, bool) {
+	to := w.target(data)
+	return to.url, to.ok
+}
+
+// target is where data's ref leads (refURL), worked out once per page and ref: a page links to
+// the same pages again and again.
+func (w *writer) target(data map[string]any) *linkTarget {
 	ref := document.RefOf(data)
-	if u, ok := w.urls[ref]; ok {
-		return u.url, u.ok
+	if to, ok := w.urls[ref]; ok {
+		return to
 	}
-	dest, ok := ref.Dest()
-	url := ""
-	if ok = ok && ref.Kind != "space"; ok {
-		url, ok = siteURL(w.links, dest)
-		ok = ok && safeLink(url)
-	}
-	if !ok {
-		url = ""
+	to := &linkTarget{}
+	if dest, ok := ref.Dest(); ok && ref.Kind != "space" {
+		if url, ok := siteURL(w.links, dest); ok && safeLink(url) {
+			*to = linkTarget{url: url, ok: true, href: escape(url), rel: relOf(url)}
+		}
 	}
 	if w.urls == nil {
-		w.urls = map[document.Ref]linkTarget{}
+		w.urls = map[document.Ref]*linkTarget{}
 	}
-	w.urls[ref] = linkTarget{url: url, ok: ok}
-	return url, ok
+	w.urls[ref] = to
+	return to
 }
 
 // linkTarget is where a link of the page leads, and whether the reader may follow it.
 type linkTarget struct {
 	url string
 	ok  bool
+	// href is url escaped for an attribute, rel the link's rel attribute (relOf).
+	href, rel string
 }
 
 // imageURL is the URL an image loads from: a file's on the site, or an http(s) or relative URL.
