@@ -42,6 +42,8 @@ func serve(ctx context.Context, args []string) error {
 	fs.DurationVar(&opts.Limits.Subscriptions.Lease, "graphql-subscription-lease", slots.DefaultLease,
 		"GraphQL: how long the subscriptions of a server that died still count against their token's limit (1s or more)")
 	noIntro := fs.Bool("no-introspection", false, "GraphQL: turn schema introspection off")
+	jobLease := fs.String("job-lease", envOr("BINDERY_JOB_LEASE", "1m"),
+		"how long a background job of a server that died waits before another server takes it over, 5s or more (env BINDERY_JOB_LEASE)")
 	cors := fs.String("cors-origins", envOr("BINDERY_CORS_ORIGINS", ""),
 		"comma-separated browser origins allowed to call the API, or * (env BINDERY_CORS_ORIGINS)")
 	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
@@ -72,6 +74,9 @@ func serve(ctx context.Context, args []string) error {
 	}
 	if opts.Limits.Subscriptions.Lease < time.Second {
 		return fmt.Errorf("--graphql-subscription-lease: %s is shorter than a second", opts.Limits.Subscriptions.Lease)
+	}
+	if opts.Jobs.Lease, err = time.ParseDuration(*jobLease); err != nil || opts.Jobs.Lease < 5*time.Second {
+		return fmt.Errorf("--job-lease: %q is not a duration of 5s or more (e.g. 1m)", *jobLease)
 	}
 	if opts.InsightsRetention, err = time.ParseDuration(*retention); err != nil || opts.InsightsRetention < time.Hour {
 		return fmt.Errorf("--insights-retention: %q is not a duration of an hour or more (e.g. 2160h)", *retention)

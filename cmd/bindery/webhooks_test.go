@@ -109,7 +109,7 @@ func TestWebhookDeliverySurvivesKill(t *testing.T) {
 	d := newDataDir(t)
 	ada := bootstrapData(t, d)
 	rc := newHookReceiver(t, true)
-	server := startProcess(t, d, "--fetch-allow", "127.0.0.2")
+	server := startProcess(t, d, "--fetch-allow", "127.0.0.2", "--job-lease", "5s")
 	hook := rc.subscribe(t, server.base, ada)
 	space, err := createSpace(server.base, ada, "Written before the kill")
 	if err != nil {
@@ -122,9 +122,9 @@ func TestWebhookDeliverySurvivesKill(t *testing.T) {
 	<-server.exited
 	rc.release()
 
-	server = startProcess(t, d, "--fetch-allow", "127.0.0.2")
-	// The delivery's job stays leased to the dead process for up to a minute (jobs' lease).
-	if again := rc.next(t, 2*time.Minute); again != inFlight {
+	server = startProcess(t, d, "--fetch-allow", "127.0.0.2", "--job-lease", "5s")
+	// The delivery's job stays leased to the dead process until its lease (5 s) ends.
+	if again := rc.next(t, time.Minute); again != inFlight {
 		t.Fatalf("after the restart webhook-id %q arrived, want %q", again, inFlight)
 	}
 	got, errs := rc.counts()
