@@ -90,7 +90,7 @@ func (svc *Service) Export(ctx context.Context, spaceID string, req Request) err
 		return err
 	}
 	if req.Standalone {
-		_, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
+		_, _, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
 		if err != nil {
 			return apperr.Invalidf("%s", err.Error())
 		}
@@ -296,13 +296,13 @@ func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error)
 		}
 	}
 	who, message := svc.authorOf(sys, s, g)
-	commit, err := svc.publish(runCtx, s, remote, parent, g.Root, since, who, message)
+	commit, pages, err := svc.publish(runCtx, s, remote, parent, g.Root, since, who, message)
 	again := time.Time{}
 	if errors.Is(err, ErrMoved) {
 		again = svc.Now(ctx) // the push comes first: it is imported at once
 	}
 	return again, svc.recordOutcome(sys, j, g, outcome{direction: gitsync.OperationDirectionExport,
-		revision: *s.RevisionID, commit: commit, message: message, failure: err})
+		revision: *s.RevisionID, commit: commit, message: message, failure: err, pages: pages})
 }
 
 // nextDirection is the direction of the link's next sync: a first import asked for and not
@@ -370,6 +370,8 @@ type outcome struct {
 	failure   error
 	// waiting is the change request of an import that waits for a person, "" for none.
 	waiting string
+	// pages are where the revision's pages are in the commit, by page id.
+	pages map[string]Blob
 }
 
 // recordOutcome writes how an operation ended, holding the job's lease.
@@ -404,17 +406,25 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 	return recordCommit(ctx, tx, g, o.revision, o)
 }
 
-// recordCommit records the commit a revision went with, unless the revision has one already
-// (an export of content an import brought).
+// recordCommit records the commit a revision went with, numbered after the space's last, and
+// where its pages are in it (o.pages), unless the revision has one already (an export of content
+// an import brought).
 func recordCommit(ctx context.Context, tx *ent.Tx, g *ent.GitSync, revisionID string, o outcome) error {
-	err := tx.GitCommit.Create().SetSpaceID(g.SpaceID).SetOrganizationID(g.OrganizationID).SetRevisionID(revisionID).
-		SetOid(o.commit).SetMessage(clip(o.message, 4000)).SetRef("refs/heads/" + g.Branch).
-		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).
-		OnConflictColumns(gitcommit.FieldRevisionID).DoNothing().Exec(ctx)
-	if err != nil && !txn.SkippedUpsert(err) {
+	seq, err := nextSeq(ctx, tx, g.SpaceID)
+	if err != nil {
 		return err
 	}
-	return nil
+	err = tx.GitCommit.Create().SetSpaceID(g.SpaceID).SetOrganizationID(g.OrganizationID).SetRevisionID(revisionID).
+		SetOid(o.commit).SetMessage(clip(o.message, 4000)).SetRef("refs/heads/" + g.Branch).
+		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).SetSeq(seq).
+		OnConflictColumns(gitcommit.FieldRevisionID).DoNothing().Exec(ctx)
+	switch {
+	case txn.SkippedUpsert(err):
+		return nil
+	case err != nil:
+		return err
+	}
+	return recordPages(ctx, tx, g.SpaceID, g.OrganizationID, seq, o.pages)
 }
 
 func clip(s string, n int) string {
@@ -461,14 +471,15 @@ func (svc *Service) authorOf(ctx context.Context, s *ent.Space, g *ent.GitSync) 
 
 // publish exports the space's main content and commits it onto the remote's branch: as what
 // changed since revision since (the one the branch mirrors; "" for none) where that can be said
-// without laying out every page (exportPlan), else whole.
-func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root, since string, who identity, message string) (string, error) {
+// without laying out every page (exportPlan), else whole. Returns the branch's head and where
+// the pages are in it.
+func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root, since string, who identity, message string) (string, map[string]Blob, error) {
 	if s.RevisionID == nil {
-		return "", errors.New("the space has no content yet")
+		return "", nil, errors.New("the space has no content yet")
 	}
 	rev, t, err := svc.Contents.RevisionAndTree(ctx, *s.RevisionID)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if who == (identity{}) {
 		who = identity{"Bindery", "bindery@localhost"}
@@ -477,7 +488,11 @@ func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent,
 		message = "Update from Bindery"
 	}
 	plan := svc.exportPlan(ctx, rev, t, root, since)
-	return Commit(ctx, r, parent, root, plan, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+	pushed, err := Commit(ctx, r, parent, root, plan, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+	if err != nil {
+		return "", nil, err
+	}
+	return pushed.Hash, pageBlobs(format.Paths(t, root), pushed.Blobs), nil
 }
 
 // exportPlan is the commit of an export of revision rev (its tree t): the files that differ from
