@@ -94,3 +94,24 @@ var pageBlobs = loader.NewBatch("page git blobs", func(ctx context.Context, clie
 	}
 	return out, nil
 })
+
+// PagesGit is where the pages of ids (nil: every page) of a revision the viewer read are in the
+// git commit it went with, by page id (gitsync.PagesOf).
+func (r *Resolver) PagesGit(ctx context.Context, rev *ent.Revision, ids []string) (map[string]gitsync.Blob, error) {
+	return gitsync.PagesOf(ctx, r.Client, rev.ID, ids)
+}
+
+// ReceiveGitPush is the push webhook of a space's link (no viewer: the host's signature is the
+// authority).
+func (r *Resolver) ReceiveGitPush(ctx context.Context, spaceID string, p gitsync.Push) (gitsync.Received, error) {
+	return r.gitSyncService().ReceivePush(ctx, spaceID, p)
+}
+
+// RotateGitWebhookSecret makes a new secret for the push webhook of the space's link.
+func (r *Resolver) RotateGitWebhookSecret(ctx context.Context, spaceID string) (*model.GitSyncWebhook, error) {
+	secret, err := r.gitSyncService().RotateWebhookSecret(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.GitSyncWebhook{URL: r.GitWebhookURL(spaceID), Secret: secret}, nil
+}

@@ -70,11 +70,7 @@ func (r *mutationResolver) ImportGitRepository(ctx context.Context, spaceID stri
 
 // RotateGitSyncWebhookSecret is the resolver for the rotateGitSyncWebhookSecret field.
 func (r *mutationResolver) RotateGitSyncWebhookSecret(ctx context.Context, spaceID string) (*model.GitSyncWebhook, error) {
-	secret, err := r.gitSyncService().RotateWebhookSecret(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.GitSyncWebhook{URL: r.GitWebhookURL(spaceID), Secret: secret}, nil
+	return r.RotateGitWebhookSecret(ctx, spaceID)
 }
 
 // Git is the resolver for the git field.

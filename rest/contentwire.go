@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	jsondoc "github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/gitsync"
 )
 
 // Wire shapes of content reads: the reference client's Revision, RevisionPage (documents and
@@ -45,6 +47,12 @@ type revisionGit struct {
 	Ref              string `json:"ref"`
 }
 
+// gitSyncBlob is the reference's GitSyncBlob: a file of a git commit.
+type gitSyncBlob struct {
+	Oid  string `json:"oid" doc:"The hash of the file's blob."`
+	Path string `json:"path" doc:"The file's path from the top of the repository."`
+}
+
 type appURL struct {
 	App string `json:"app"`
 }
@@ -69,6 +77,7 @@ type RevisionPage struct {
 	Layout      *pageLayout       `json:"layout,omitempty"`
 	Tags        *[]struct{}       `json:"tags,omitempty"`
 	DocumentID  string            `json:"documentId,omitempty"`
+	Git         *gitSyncBlob      `json:"git,omitempty" doc:"Where the page is in the git commit of its revision (Git Sync); absent for none, or with metadata=false."`
 	Markdown    *string           `json:"markdown,omitempty"`
 	Document    *jsondoc.Document `json:"document,omitempty"`
 	Pages       []RevisionPage    `json:"pages"`
@@ -119,6 +128,8 @@ type contentView struct {
 	a   *api
 	c   *graph.Content
 	app string // app URL of the revision; its pages' URLs add their path
+	// git is where pages are in the git commit of the revision, by page id (withGit).
+	git map[string]gitsync.Blob
 }
 
 func (a *api) contentView(c *graph.Content) contentView {
@@ -130,6 +141,17 @@ func (a *api) contentView(c *graph.Content) contentView {
 		app += "/~/revisions/" + c.Revision.ID
 	}
 	return contentView{a: a, c: c, app: app}
+}
+
+// withGit is v with where the pages of ids (nil: every page) are in the git commit of the revision,
+// unless the request says metadata=false (the reference's default is true).
+func (v contentView) withGit(ctx context.Context, r *http.Request, ids []string) (contentView, error) {
+	metadata, err := (query{r}).boolean("metadata")
+	if err != nil || (metadata != nil && !*metadata) {
+		return v, err
+	}
+	v.git, err = v.a.r.PagesGit(ctx, v.c.Revision, ids)
+	return v, err
 }
 
 // revision is the whole revision: its page tree and every file.
@@ -184,6 +206,9 @@ func (v contentView) encodedPages() ([]byte, error) {
 		return encode(v.pages("", ""))
 	}
 	key := v.c.Revision.RootTree + " " + v.app
+	if len(v.git) > 0 { // the same tree has other blobs in another revision's commit
+		key += " git " + v.c.Revision.ID
+	}
 	if b, ok := v.a.pageTrees.Get(key); ok {
 		return b, nil
 	}
@@ -232,6 +257,9 @@ func (v contentView) pageAlone(p *tree.Page, path string) RevisionPage {
 		w.Kind, w.Type = "sheet", tree.TypeDocument
 		w.URLs = &appURL{App: v.app + "/" + escapePath(path)}
 		w.Description, w.Layout, w.Tags, w.DocumentID = p.Description, defaultLayout, &noTags, p.Body
+		if b, ok := v.git[p.ID]; ok {
+			w.Git = &gitSyncBlob{Oid: b.Oid, Path: b.Path}
+		}
 	}
 	return w
 }

@@ -15,10 +15,6 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 )
 
-// MaxPushBody is the largest push event a git host may post: GitHub caps its payloads at 25 MB
-// but lists at most 20 commits in a push, well under this.
-const MaxPushBody = 5 << 20
-
 // webhookLabel binds a sealed webhook secret to its space: copied to another row it does not open.
 func webhookLabel(spaceID string) string { return "gitsync-webhook:" + spaceID }
 
