@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/changerequests"
 	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/content/importer"
@@ -72,7 +73,11 @@ func (svc *Service) importStandalone(ctx context.Context, s *ent.Space, r Remote
 		if err != nil {
 			return err
 		}
-		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, Branch: r.Branch}
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: r.URL, Branch: r.Branch}
+		entry := syncEntry(audit.GitSyncImported, link, snap.Commit, rev.ID, map[string]any{"standalone": true})
+		if err := audit.Record(ctx, tx.Client(), entry); err != nil {
+			return err
+		}
 		return recordCommit(sys, tx, link, rev.ID, outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit,
 			message: snap.Message, pages: pageBlobs(laid.Paths, snap.Blobs)})
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
@@ -90,11 +92,12 @@ func (svc *Service) Export(ctx context.Context, spaceID string, req Request) err
 		return err
 	}
 	if req.Standalone {
-		_, _, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
+		commit, _, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
 		if err != nil {
 			return apperr.Invalidf("%s", err.Error())
 		}
-		return nil
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: remote.URL, Branch: remote.Branch}
+		return audit.Record(ctx, svc.Client, syncEntry(audit.GitSyncExported, link, commit, *s.RevisionID, map[string]any{"standalone": true}))
 	}
 	return svc.link(ctx, s, remote, root, req.CommitMessage, gitsync.OperationDirectionExport)
 }
@@ -170,37 +173,56 @@ func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, mess
 			return err
 		}
 	}
-	create := svc.Client.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).SetOperationDirection(direction)
-	if sealed != nil {
-		create.SetSealedToken(sealed)
-	}
-	if by != "" {
-		create.SetLinkedBy(by)
-	}
 	same, err := svc.Client.GitSync.Query().Where(gitsync.SpaceID(s.ID), gitsync.URL(r.URL), gitsync.Branch(r.Branch),
 		gitsync.Root(root)).Exist(sys)
 	if err != nil {
 		return err
 	}
-	err = create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
-		u.SetCommitMessage(message).UpdateUpdatedAt()
-		if !same { // another branch: its first sync goes in the call's direction
-			u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).ClearCommit().ClearRevisionID().ClearChangeRequestID().
-				SetOperationDirection(direction).ClearOperationState().ClearOperationStartedAt().ClearOperationEndedAt().
-				ClearOperationError()
-		}
+	return txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
+		create := tx.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
+			SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).SetOperationDirection(direction)
 		if sealed != nil {
-			u.SetSealedToken(sealed)
+			create.SetSealedToken(sealed)
 		}
 		if by != "" {
-			u.SetLinkedBy(by)
+			create.SetLinkedBy(by)
 		}
-	}).Exec(sys)
-	if err != nil {
-		return err
+		err := create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
+			u.SetCommitMessage(message).UpdateUpdatedAt()
+			if !same { // another branch: its first sync goes in the call's direction
+				u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).ClearCommit().ClearRevisionID().ClearChangeRequestID().
+					SetOperationDirection(direction).ClearOperationState().ClearOperationStartedAt().ClearOperationEndedAt().
+					ClearOperationError()
+			}
+			if sealed != nil {
+				u.SetSealedToken(sealed)
+			}
+			if by != "" {
+				u.SetLinkedBy(by)
+			}
+		}).Exec(sys)
+		if err != nil {
+			return err
+		}
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: r.URL, Branch: r.Branch}
+		entry := syncEntry(audit.GitSyncLinked, link, "", "", map[string]any{"direction": direction.String(),
+			"repoProjectDirectory": root, "token": r.Token != ""})
+		if err := audit.Record(sys, tx.Client(), entry); err != nil {
+			return err
+		}
+		return svc.queueSync(sys, tx.Client(), s.ID)
+	})
+}
+
+// syncEntry is the audit entry of a Git Sync action on the link's space: the repository and
+// branch, the commit and revision when there are, and more.
+func syncEntry(action string, g *ent.GitSync, commit, revision string, more map[string]any) audit.Entry {
+	payload := map[string]any{"url": g.URL, "ref": "refs/heads/" + g.Branch}
+	if commit != "" {
+		payload["commit"], payload["revision"] = commit, revision
 	}
-	return svc.queueSync(sys, svc.Client, s.ID)
+	maps.Copy(payload, more)
+	return audit.Entry{Organization: g.OrganizationID, Action: action, TargetType: "space", TargetID: g.SpaceID, Payload: payload}
 }
 
 // tokenLabel binds a sealed token to its space: copied to another row it does not open.
@@ -401,6 +423,16 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 		upd.ClearChangeRequestID()
 	}
 	if err := upd.Exec(ctx); err != nil {
+		return err
+	}
+	action, more := audit.GitSyncExported, map[string]any{}
+	if o.direction == gitsync.OperationDirectionImport {
+		action = audit.GitSyncImported
+		if o.waiting != "" {
+			more["changeRequest"] = o.waiting
+		}
+	}
+	if err := audit.Record(ctx, tx.Client(), syncEntry(action, g, o.commit, o.revision, more)); err != nil {
 		return err
 	}
 	return recordCommit(ctx, tx, g, o.revision, o)

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 )
 
 // webhookLabel binds a sealed webhook secret to its space: copied to another row it does not open.
@@ -44,7 +45,9 @@ func (svc *Service) RotateWebhookSecret(ctx context.Context, spaceID string) (st
 	if err != nil {
 		return "", err
 	}
-	return secret, svc.Client.GitSync.UpdateOne(g).SetSealedWebhookSecret(sealed).Exec(sys)
+	return secret, audit.Write(ctx, svc.Client, func(tx *ent.Tx) (audit.Entry, error) {
+		return syncEntry(audit.GitSyncWebhookSecretRotated, g, "", "", nil), tx.GitSync.UpdateOne(g).SetSealedWebhookSecret(sealed).Exec(sys)
+	})
 }
 
 // Push is what the git host posted: its headers and body.
