@@ -183,4 +183,20 @@ func TestGitSyncPushWebhook(t *testing.T) {
 	if f.e.RunDueJobs(); !strings.Contains(f.markdown(t, "/content/page/"+f.pages["api"]), "Last.") {
 		t.Fatal("the push was not imported")
 	}
+
+	// GraphQL makes one too (the space's admins only), which replaces the REST one.
+	const rotate = `mutation($id: ID!) { rotateGitSyncWebhookSecret(spaceId: $id) { url secret } }`
+	if g := f.e.GraphQL(f.reader, rotate, map[string]any{"id": f.space}); g.Code() != "FORBIDDEN" {
+		t.Fatalf("a reader rotated the secret: %s", g.Data)
+	}
+	var hook struct{ RotateGitSyncWebhookSecret struct{ URL, Secret string } }
+	if g := f.e.GraphQL(f.admin, rotate, map[string]any{"id": f.space}); len(g.Errors) > 0 || json.Unmarshal(g.Data, &hook) != nil {
+		t.Fatalf("rotate: %s %v", g.Data, g.Errors)
+	}
+	gqlSecret := hook.RotateGitSyncWebhookSecret.Secret
+	if hook.RotateGitSyncWebhookSecret.URL != url || gqlSecret == newSecret {
+		t.Fatalf("GraphQL webhook %+v", hook)
+	}
+	crWantError(t, webhook(t, f.e, f.space, body, func(h http.Header, b []byte) { hosts["GitLab"](h, b, newSecret) }), http.StatusUnauthorized)
+	crWant(t, webhook(t, f.e, f.space, body, func(h http.Header, b []byte) { hosts["GitLab"](h, b, gqlSecret) }), http.StatusOK)
 }
