@@ -104,6 +104,13 @@ func TestGitSyncPagesKnowTheirFiles(t *testing.T) {
 		t.Fatalf("paths %v", first)
 	}
 
+	// A reader of the space reads them too.
+	var read struct{ Git *pageGit }
+	f.get(t, f.reader, "/content/page/"+f.pages["api"]).JSON(t, &read)
+	if read.Git == nil || *read.Git != first[f.pages["api"]] {
+		t.Fatalf("the reader's api page: git %v", read.Git)
+	}
+
 	// metadata=false leaves them out.
 	var lean struct{ Pages []struct{ Git *pageGit } }
 	f.get(t, f.admin, "/content/pages?metadata=false").JSON(t, &lean)
