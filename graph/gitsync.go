@@ -115,3 +115,9 @@ func (r *Resolver) RotateGitWebhookSecret(ctx context.Context, spaceID string) (
 	}
 	return &model.GitSyncWebhook{URL: r.GitWebhookURL(spaceID), Secret: secret}, nil
 }
+
+// RevisionHasGit reports whether the pages of a revision the viewer read have git blobs
+// (gitsync.HasPages).
+func (r *Resolver) RevisionHasGit(ctx context.Context, rev *ent.Revision) (bool, error) {
+	return gitsync.HasPages(ctx, r.Client, rev.ID)
+}

@@ -74,12 +74,8 @@ func (a *api) listPages(of contentOf) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := readContent(r, of)
 		var pages []byte
-		var v contentView
 		if err == nil {
-			v, err = a.contentView(c).withGit(r.Context(), r, nil)
-		}
-		if err == nil {
-			pages, err = v.encodedPages()
+			pages, err = a.contentView(c).encodedPages(r.Context(), r)
 		}
 		if err != nil {
 			writeError(w, r, err)

@@ -200,17 +200,37 @@ func newPageTreeCache() *lru.Cache[string, []byte] {
 	return c
 }
 
-// encodedPages is the JSON array of the revision's page tree.
-func (v contentView) encodedPages() ([]byte, error) {
+// encodedPages is the JSON array of the revision's page tree, with the pages' git blobs unless
+// the request says metadata=false. A big tree's encoding is kept, under the revision's id too
+// when it has blobs (the same tree has others in another revision's commit): the blobs of a
+// revision never change once recorded, so a kept tree reads none.
+func (v contentView) encodedPages(ctx context.Context, r *http.Request) ([]byte, error) {
 	if v.c.Tree.PageCount() < bigTree {
+		v, err := v.withGit(ctx, r, nil)
+		if err != nil {
+			return nil, err
+		}
 		return encode(v.pages("", ""))
 	}
 	key := v.c.Revision.RootTree + " " + v.app
-	if len(v.git) > 0 { // the same tree has other blobs in another revision's commit
+	metadata, err := (query{r}).boolean("metadata")
+	synced := false
+	if err == nil && (metadata == nil || *metadata) {
+		synced, err = v.a.r.RevisionHasGit(ctx, v.c.Revision)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if synced {
 		key += " git " + v.c.Revision.ID
 	}
 	if b, ok := v.a.pageTrees.Get(key); ok {
 		return b, nil
+	}
+	if synced {
+		if v, err = v.withGit(ctx, r, nil); err != nil {
+			return nil, err
+		}
 	}
 	b, err := encode(v.pages("", ""))
 	if err == nil {

@@ -2,7 +2,9 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
+	"net/http"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -180,5 +182,45 @@ func TestGitSyncPagesKnowTheirFiles(t *testing.T) {
 	}
 	if !maps.Equal(gql, third) {
 		t.Fatalf("GraphQL %v, REST %v", gql, third)
+	}
+}
+
+// TestGitSyncBigTreeBlobs: a page tree big enough to be kept encoded answers its pages' blobs,
+// read again from the kept encoding, and none with metadata=false.
+func TestGitSyncBigTreeBlobs(t *testing.T) {
+	f := &gitFixture{contentFixture: newContentFixture(t, allowLocalGit)}
+	crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests"), map[string]any{"subject": "Many"}), http.StatusCreated)
+	for batch := range 20 {
+		var changes []any
+		for i := range 50 {
+			changes = append(changes, map[string]any{"operation": "insert_page", "slug": fmt.Sprintf("p%d", batch*50+i),
+				"document": map[string]any{"markdown": fmt.Sprintf("# Page %d\n\nText.\n", batch*50+i)}})
+		}
+		crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests/2/content"), map[string]any{"changes": changes}), http.StatusOK)
+	}
+	crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests/2/merge"), nil), http.StatusOK)
+	f.url, _ = gitrepo.Bare(t)
+	crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/git/export"), map[string]any{"url": f.url, "ref": "refs/heads/main", "commitMessage": "Link"}), http.StatusNoContent)
+	f.e.RunDueJobs()
+
+	files := gitrepo.Files(t, f.url)
+	for round := range 2 { // the second reads the kept encoding
+		var tr struct{ Pages []struct{ Git *pageGit } }
+		f.get(t, f.admin, "/content/pages").JSON(t, &tr)
+		if len(tr.Pages) != 1002 {
+			t.Fatalf("%d top-level pages", len(tr.Pages))
+		}
+		for _, p := range tr.Pages {
+			if p.Git == nil || plumbing.ComputeHash(plumbing.BlobObject, []byte(files[p.Git.Path])).String() != p.Git.Oid {
+				t.Fatalf("round %d: git %v", round, p.Git)
+			}
+		}
+	}
+	var lean struct{ Pages []struct{ Git *pageGit } }
+	f.get(t, f.admin, "/content/pages?metadata=false").JSON(t, &lean)
+	for _, p := range lean.Pages {
+		if p.Git != nil {
+			t.Fatalf("metadata=false answered git %v", p.Git)
+		}
 	}
 }

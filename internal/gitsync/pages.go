@@ -107,18 +107,31 @@ func recordPages(ctx context.Context, tx *ent.Tx, spaceID, orgID string, seq int
 	return nil
 }
 
+// HasPages reports whether the pages of a revision have git blobs: it went with a commit whose
+// pages were recorded. Once true it stays true, and the blobs never change.
+func HasPages(ctx context.Context, client *ent.Client, revisionID string) (bool, error) {
+	c, err := syncedCommit(ctx, client, revisionID)
+	return c != nil, err
+}
+
+// syncedCommit is the commit a revision went with, its pages recorded (seq); nil for none.
+func syncedCommit(ctx context.Context, client *ent.Client, revisionID string) (*ent.GitCommit, error) {
+	c, err := client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID), gitcommit.SeqNotNil()).
+		Select(gitcommit.FieldSpaceID, gitcommit.FieldSeq).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return c, err
+}
+
 // PagesOf is where pages of a revision are in the commit the revision went with (ContentPage.git),
 // by page id: pageIDs' (nil for every page of the revision). Empty when the revision went with
 // no commit. The viewer's read of the revision decided the access already; the rows' policy
 // repeats it.
 func PagesOf(ctx context.Context, client *ent.Client, revisionID string, pageIDs []string) (map[string]Blob, error) {
-	c, err := client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID), gitcommit.SeqNotNil()).
-		Select(gitcommit.FieldSpaceID, gitcommit.FieldSeq).Only(ctx)
-	if ent.IsNotFound(err) {
-		return map[string]Blob{}, nil
-	}
-	if err != nil {
-		return nil, err
+	c, err := syncedCommit(ctx, client, revisionID)
+	if c == nil || err != nil {
+		return map[string]Blob{}, err
 	}
 	at := []predicate.GitPage{gitpage.SpaceID(c.SpaceID), gitpage.FromSeqLTE(*c.Seq),
 		gitpage.Or(gitpage.ToSeqIsNil(), gitpage.ToSeqGT(*c.Seq))}
