@@ -30,6 +30,7 @@ import (
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitpage"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -107,6 +108,8 @@ type Client struct {
 	FileBlob *FileBlobClient
 	// GitCommit is the client for interacting with the GitCommit builders.
 	GitCommit *GitCommitClient
+	// GitPage is the client for interacting with the GitPage builders.
+	GitPage *GitPageClient
 	// GitSync is the client for interacting with the GitSync builders.
 	GitSync *GitSyncClient
 	// InviteLink is the client for interacting with the InviteLink builders.
@@ -209,6 +212,7 @@ func (c *Client) init() {
 	c.Event = NewEventClient(c.config)
 	c.FileBlob = NewFileBlobClient(c.config)
 	c.GitCommit = NewGitCommitClient(c.config)
+	c.GitPage = NewGitPageClient(c.config)
 	c.GitSync = NewGitSyncClient(c.config)
 	c.InviteLink = NewInviteLinkClient(c.config)
 	c.Job = NewJobClient(c.config)
@@ -354,6 +358,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Event:                 NewEventClient(cfg),
 		FileBlob:              NewFileBlobClient(cfg),
 		GitCommit:             NewGitCommitClient(cfg),
+		GitPage:               NewGitPageClient(cfg),
 		GitSync:               NewGitSyncClient(cfg),
 		InviteLink:            NewInviteLinkClient(cfg),
 		Job:                   NewJobClient(cfg),
@@ -426,6 +431,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Event:                 NewEventClient(cfg),
 		FileBlob:              NewFileBlobClient(cfg),
 		GitCommit:             NewGitCommitClient(cfg),
+		GitPage:               NewGitPageClient(cfg),
 		GitSync:               NewGitSyncClient(cfg),
 		InviteLink:            NewInviteLinkClient(cfg),
 		Job:                   NewJobClient(cfg),
@@ -496,7 +502,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.AuditEvent, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
-		c.GitCommit, c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage,
+		c.GitCommit, c.GitPage, c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage,
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
 		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider,
 		c.SAMLRequest, c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session,
@@ -516,7 +522,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.AuditEvent, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
-		c.GitCommit, c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage,
+		c.GitCommit, c.GitPage, c.GitSync, c.InviteLink, c.Job, c.Member, c.MovedPage,
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
 		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider,
 		c.SAMLRequest, c.SCIMGroup, c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session,
@@ -562,6 +568,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FileBlob.mutate(ctx, m)
 	case *GitCommitMutation:
 		return c.GitCommit.mutate(ctx, m)
+	case *GitPageMutation:
+		return c.GitPage.mutate(ctx, m)
 	case *GitSyncMutation:
 		return c.GitSync.mutate(ctx, m)
 	case *InviteLinkMutation:
@@ -3482,6 +3490,172 @@ func (c *GitCommitClient) mutate(ctx context.Context, m *GitCommitMutation) (Val
 		return (&GitCommitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GitCommit mutation op: %q", m.Op())
+	}
+}
+
+// GitPageClient is a client for the GitPage schema.
+type GitPageClient struct {
+	config
+}
+
+// NewGitPageClient returns a client for the GitPage from the given config.
+func NewGitPageClient(c config) *GitPageClient {
+	return &GitPageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitpage.Hooks(f(g(h())))`.
+func (c *GitPageClient) Use(hooks ...Hook) {
+	c.hooks.GitPage = append(c.hooks.GitPage, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitpage.Intercept(f(g(h())))`.
+func (c *GitPageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitPage = append(c.inters.GitPage, interceptors...)
+}
+
+// Create returns a builder for creating a GitPage entity.
+func (c *GitPageClient) Create() *GitPageCreate {
+	mutation := newGitPageMutation(c.config, OpCreate)
+	return &GitPageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitPage entities.
+func (c *GitPageClient) CreateBulk(builders ...*GitPageCreate) *GitPageCreateBulk {
+	return &GitPageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitPageClient) MapCreateBulk(slice any, setFunc func(*GitPageCreate, int)) *GitPageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitPageCreateBulk{err: fmt.Errorf("calling to GitPageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitPageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitPageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitPage.
+func (c *GitPageClient) Update() *GitPageUpdate {
+	mutation := newGitPageMutation(c.config, OpUpdate)
+	return &GitPageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitPageClient) UpdateOne(_m *GitPage) *GitPageUpdateOne {
+	mutation := newGitPageMutation(c.config, OpUpdateOne, withGitPage(_m))
+	return &GitPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitPageClient) UpdateOneID(id string) *GitPageUpdateOne {
+	mutation := newGitPageMutation(c.config, OpUpdateOne, withGitPageID(id))
+	return &GitPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitPage.
+func (c *GitPageClient) Delete() *GitPageDelete {
+	mutation := newGitPageMutation(c.config, OpDelete)
+	return &GitPageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitPageClient) DeleteOne(_m *GitPage) *GitPageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitPageClient) DeleteOneID(id string) *GitPageDeleteOne {
+	builder := c.Delete().Where(gitpage.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitPageDeleteOne{builder}
+}
+
+// Query returns a query builder for GitPage.
+func (c *GitPageClient) Query() *GitPageQuery {
+	return &GitPageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitPage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitPage entity by its id.
+func (c *GitPageClient) Get(ctx context.Context, id string) (*GitPage, error) {
+	return c.Query().Where(gitpage.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitPageClient) GetX(ctx context.Context, id string) *GitPage {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GitPage.
+func (c *GitPageClient) QueryOrganization(_m *GitPage) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitpage.Table, gitpage.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitpage.OrganizationTable, gitpage.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a GitPage.
+func (c *GitPageClient) QuerySpace(_m *GitPage) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(gitpage.Table, gitpage.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, gitpage.SpaceTable, gitpage.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GitPageClient) Hooks() []Hook {
+	hooks := c.hooks.GitPage
+	return append(hooks[:len(hooks):len(hooks)], gitpage.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitPageClient) Interceptors() []Interceptor {
+	return c.inters.GitPage
+}
+
+func (c *GitPageClient) mutate(ctx context.Context, m *GitPageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitPageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitPageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitPageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitPage mutation op: %q", m.Op())
 	}
 }
 
@@ -9942,26 +10116,26 @@ type (
 	hooks struct {
 		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
 		ChangeRequestReviewer, Collection, Comment, CommentReply, ContentObject,
-		CustomField, CustomFieldValue, Event, FileBlob, GitCommit, GitSync, InviteLink,
-		Job, Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
-		Organization, PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider,
-		SAMLRequest, SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site,
-		SiteInsightEvent, SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth,
-		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
-		WebhookDelivery []ent.Hook
+		CustomField, CustomFieldValue, Event, FileBlob, GitCommit, GitPage, GitSync,
+		InviteLink, Job, Member, MovedPage, OIDCProvider, OpenAPISpec,
+		OpenAPISpecVersion, Organization, PermissionGrant, Reaction, Revision,
+		SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup, SCIMToken, SCIMUser,
+		ServerKey, Session, Site, SiteInsightEvent, SiteInsightRollup,
+		SiteInsightVisitor, SitePublishingAuth, SiteRedirect, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
+		TranslationSettings, User, Webhook, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, AuditEvent, BodyLink, ChangeRequest, ChangeRequestReview,
 		ChangeRequestReviewer, Collection, Comment, CommentReply, ContentObject,
-		CustomField, CustomFieldValue, Event, FileBlob, GitCommit, GitSync, InviteLink,
-		Job, Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
-		Organization, PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider,
-		SAMLRequest, SCIMGroup, SCIMToken, SCIMUser, ServerKey, Session, Site,
-		SiteInsightEvent, SiteInsightRollup, SiteInsightVisitor, SitePublishingAuth,
-		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
-		WebhookDelivery []ent.Interceptor
+		CustomField, CustomFieldValue, Event, FileBlob, GitCommit, GitPage, GitSync,
+		InviteLink, Job, Member, MovedPage, OIDCProvider, OpenAPISpec,
+		OpenAPISpecVersion, Organization, PermissionGrant, Reaction, Revision,
+		SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup, SCIMToken, SCIMUser,
+		ServerKey, Session, Site, SiteInsightEvent, SiteInsightRollup,
+		SiteInsightVisitor, SitePublishingAuth, SiteRedirect, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
+		TranslationSettings, User, Webhook, WebhookDelivery []ent.Interceptor
 	}
 )
 

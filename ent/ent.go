@@ -27,6 +27,7 @@ import (
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitpage"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -140,6 +141,7 @@ func checkColumn(t, c string) error {
 			event.Table:                 event.ValidColumn,
 			fileblob.Table:              fileblob.ValidColumn,
 			gitcommit.Table:             gitcommit.ValidColumn,
+			gitpage.Table:               gitpage.ValidColumn,
 			gitsync.Table:               gitsync.ValidColumn,
 			invitelink.Table:            invitelink.ValidColumn,
 			job.Table:                   job.ValidColumn,

@@ -37,6 +37,8 @@ type GitCommit struct {
 	Ref string `json:"ref,omitempty"`
 	// CreatedByBindery holds the value of the "created_by_bindery" field.
 	CreatedByBindery bool `json:"created_by_bindery,omitempty"`
+	// Seq holds the value of the "seq" field.
+	Seq *int64 `json:"seq,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitCommitQuery when eager-loading is set.
 	Edges        GitCommitEdges `json:"edges"`
@@ -83,6 +85,8 @@ func (*GitCommit) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case gitcommit.FieldCreatedByBindery:
 			values[i] = new(sql.NullBool)
+		case gitcommit.FieldSeq:
+			values[i] = new(sql.NullInt64)
 		case gitcommit.FieldID, gitcommit.FieldOrganizationID, gitcommit.FieldSpaceID, gitcommit.FieldRevisionID, gitcommit.FieldOid, gitcommit.FieldMessage, gitcommit.FieldRef:
 			values[i] = new(sql.NullString)
 		case gitcommit.FieldCreatedAt, gitcommit.FieldUpdatedAt:
@@ -162,6 +166,13 @@ func (_m *GitCommit) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedByBindery = value.Bool
 			}
+		case gitcommit.FieldSeq:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field seq", values[i])
+			} else if value.Valid {
+				_m.Seq = new(int64)
+				*_m.Seq = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -234,6 +245,11 @@ func (_m *GitCommit) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_by_bindery=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CreatedByBindery))
+	builder.WriteString(", ")
+	if v := _m.Seq; v != nil {
+		builder.WriteString("seq=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -111,6 +111,20 @@ func (_c *GitCommitCreate) SetNillableCreatedByBindery(v *bool) *GitCommitCreate
 	return _c
 }
 
+// SetSeq sets the "seq" field.
+func (_c *GitCommitCreate) SetSeq(v int64) *GitCommitCreate {
+	_c.mutation.SetSeq(v)
+	return _c
+}
+
+// SetNillableSeq sets the "seq" field if the given value is not nil.
+func (_c *GitCommitCreate) SetNillableSeq(v *int64) *GitCommitCreate {
+	if v != nil {
+		_c.SetSeq(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitCommitCreate) SetID(v string) *GitCommitCreate {
 	_c.mutation.SetID(v)
@@ -338,6 +352,10 @@ func (_c *GitCommitCreate) createSpec() (*GitCommit, *sqlgraph.CreateSpec) {
 		_spec.SetField(gitcommit.FieldCreatedByBindery, field.TypeBool, value)
 		_node.CreatedByBindery = value
 	}
+	if value, ok := _c.mutation.Seq(); ok {
+		_spec.SetField(gitcommit.FieldSeq, field.TypeInt64, value)
+		_node.Seq = &value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -476,6 +494,9 @@ func (u *GitCommitUpsertOne) UpdateNewValues() *GitCommitUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedByBindery(); exists {
 			s.SetIgnore(gitcommit.FieldCreatedByBindery)
+		}
+		if _, exists := u.create.mutation.Seq(); exists {
+			s.SetIgnore(gitcommit.FieldSeq)
 		}
 	}))
 	return u
@@ -728,6 +749,9 @@ func (u *GitCommitUpsertBulk) UpdateNewValues() *GitCommitUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedByBindery(); exists {
 				s.SetIgnore(gitcommit.FieldCreatedByBindery)
+			}
+			if _, exists := b.mutation.Seq(); exists {
+				s.SetIgnore(gitcommit.FieldSeq)
 			}
 		}
 	}))

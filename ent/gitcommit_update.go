@@ -114,6 +114,9 @@ func (_u *GitCommitUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(gitcommit.FieldUpdatedAt, field.TypeTime, value)
 	}
+	if _u.mutation.SeqCleared() {
+		_spec.ClearField(gitcommit.FieldSeq, field.TypeInt64)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -250,6 +253,9 @@ func (_u *GitCommitUpdateOne) sqlSave(ctx context.Context) (_node *GitCommit, er
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(gitcommit.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.SeqCleared() {
+		_spec.ClearField(gitcommit.FieldSeq, field.TypeInt64)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitCommit{config: _u.config}

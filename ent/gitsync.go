@@ -35,6 +35,8 @@ type GitSync struct {
 	Root string `json:"root,omitempty"`
 	// SealedToken holds the value of the "sealed_token" field.
 	SealedToken *[]byte `json:"-"`
+	// SealedWebhookSecret holds the value of the "sealed_webhook_secret" field.
+	SealedWebhookSecret *[]byte `json:"-"`
 	// AuthorName holds the value of the "author_name" field.
 	AuthorName string `json:"author_name,omitempty"`
 	// AuthorEmail holds the value of the "author_email" field.
@@ -103,7 +105,7 @@ func (*GitSync) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitsync.FieldSealedToken:
+		case gitsync.FieldSealedToken, gitsync.FieldSealedWebhookSecret:
 			values[i] = new([]byte)
 		case gitsync.FieldID, gitsync.FieldOrganizationID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldBranch, gitsync.FieldRoot, gitsync.FieldAuthorName, gitsync.FieldAuthorEmail, gitsync.FieldCommitMessage, gitsync.FieldOperationDirection, gitsync.FieldOperationState, gitsync.FieldOperationError, gitsync.FieldCommit, gitsync.FieldRevisionID, gitsync.FieldLinkedBy, gitsync.FieldChangeRequestID:
 			values[i] = new(sql.NullString)
@@ -177,6 +179,12 @@ func (_m *GitSync) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field sealed_token", values[i])
 			} else if value != nil {
 				_m.SealedToken = value
+			}
+		case gitsync.FieldSealedWebhookSecret:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field sealed_webhook_secret", values[i])
+			} else if value != nil {
+				_m.SealedWebhookSecret = value
 			}
 		case gitsync.FieldAuthorName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -327,6 +335,8 @@ func (_m *GitSync) String() string {
 	builder.WriteString(_m.Root)
 	builder.WriteString(", ")
 	builder.WriteString("sealed_token=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("sealed_webhook_secret=<sensitive>")
 	builder.WriteString(", ")
 	builder.WriteString("author_name=")
 	builder.WriteString(_m.AuthorName)

@@ -97,6 +97,12 @@ func (_c *GitSyncCreate) SetSealedToken(v []byte) *GitSyncCreate {
 	return _c
 }
 
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (_c *GitSyncCreate) SetSealedWebhookSecret(v []byte) *GitSyncCreate {
+	_c.mutation.SetSealedWebhookSecret(v)
+	return _c
+}
+
 // SetAuthorName sets the "author_name" field.
 func (_c *GitSyncCreate) SetAuthorName(v string) *GitSyncCreate {
 	_c.mutation.SetAuthorName(v)
@@ -539,6 +545,10 @@ func (_c *GitSyncCreate) createSpec() (*GitSync, *sqlgraph.CreateSpec) {
 		_spec.SetField(gitsync.FieldSealedToken, field.TypeBytes, value)
 		_node.SealedToken = &value
 	}
+	if value, ok := _c.mutation.SealedWebhookSecret(); ok {
+		_spec.SetField(gitsync.FieldSealedWebhookSecret, field.TypeBytes, value)
+		_node.SealedWebhookSecret = &value
+	}
 	if value, ok := _c.mutation.AuthorName(); ok {
 		_spec.SetField(gitsync.FieldAuthorName, field.TypeString, value)
 		_node.AuthorName = value
@@ -736,6 +746,24 @@ func (u *GitSyncUpsert) UpdateSealedToken() *GitSyncUpsert {
 // ClearSealedToken clears the value of the "sealed_token" field.
 func (u *GitSyncUpsert) ClearSealedToken() *GitSyncUpsert {
 	u.SetNull(gitsync.FieldSealedToken)
+	return u
+}
+
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (u *GitSyncUpsert) SetSealedWebhookSecret(v []byte) *GitSyncUpsert {
+	u.Set(gitsync.FieldSealedWebhookSecret, v)
+	return u
+}
+
+// UpdateSealedWebhookSecret sets the "sealed_webhook_secret" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateSealedWebhookSecret() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldSealedWebhookSecret)
+	return u
+}
+
+// ClearSealedWebhookSecret clears the value of the "sealed_webhook_secret" field.
+func (u *GitSyncUpsert) ClearSealedWebhookSecret() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldSealedWebhookSecret)
 	return u
 }
 
@@ -1068,6 +1096,27 @@ func (u *GitSyncUpsertOne) UpdateSealedToken() *GitSyncUpsertOne {
 func (u *GitSyncUpsertOne) ClearSealedToken() *GitSyncUpsertOne {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearSealedToken()
+	})
+}
+
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (u *GitSyncUpsertOne) SetSealedWebhookSecret(v []byte) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetSealedWebhookSecret(v)
+	})
+}
+
+// UpdateSealedWebhookSecret sets the "sealed_webhook_secret" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateSealedWebhookSecret() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateSealedWebhookSecret()
+	})
+}
+
+// ClearSealedWebhookSecret clears the value of the "sealed_webhook_secret" field.
+func (u *GitSyncUpsertOne) ClearSealedWebhookSecret() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearSealedWebhookSecret()
 	})
 }
 
@@ -1600,6 +1649,27 @@ func (u *GitSyncUpsertBulk) UpdateSealedToken() *GitSyncUpsertBulk {
 func (u *GitSyncUpsertBulk) ClearSealedToken() *GitSyncUpsertBulk {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearSealedToken()
+	})
+}
+
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (u *GitSyncUpsertBulk) SetSealedWebhookSecret(v []byte) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetSealedWebhookSecret(v)
+	})
+}
+
+// UpdateSealedWebhookSecret sets the "sealed_webhook_secret" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateSealedWebhookSecret() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateSealedWebhookSecret()
+	})
+}
+
+// ClearSealedWebhookSecret clears the value of the "sealed_webhook_secret" field.
+func (u *GitSyncUpsertBulk) ClearSealedWebhookSecret() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearSealedWebhookSecret()
 	})
 }
 

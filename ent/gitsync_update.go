@@ -89,6 +89,18 @@ func (_u *GitSyncUpdate) ClearSealedToken() *GitSyncUpdate {
 	return _u
 }
 
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (_u *GitSyncUpdate) SetSealedWebhookSecret(v []byte) *GitSyncUpdate {
+	_u.mutation.SetSealedWebhookSecret(v)
+	return _u
+}
+
+// ClearSealedWebhookSecret clears the value of the "sealed_webhook_secret" field.
+func (_u *GitSyncUpdate) ClearSealedWebhookSecret() *GitSyncUpdate {
+	_u.mutation.ClearSealedWebhookSecret()
+	return _u
+}
+
 // SetAuthorName sets the "author_name" field.
 func (_u *GitSyncUpdate) SetAuthorName(v string) *GitSyncUpdate {
 	_u.mutation.SetAuthorName(v)
@@ -465,6 +477,12 @@ func (_u *GitSyncUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.SealedTokenCleared() {
 		_spec.ClearField(gitsync.FieldSealedToken, field.TypeBytes)
 	}
+	if value, ok := _u.mutation.SealedWebhookSecret(); ok {
+		_spec.SetField(gitsync.FieldSealedWebhookSecret, field.TypeBytes, value)
+	}
+	if _u.mutation.SealedWebhookSecretCleared() {
+		_spec.ClearField(gitsync.FieldSealedWebhookSecret, field.TypeBytes)
+	}
 	if value, ok := _u.mutation.AuthorName(); ok {
 		_spec.SetField(gitsync.FieldAuthorName, field.TypeString, value)
 	}
@@ -607,6 +625,18 @@ func (_u *GitSyncUpdateOne) SetSealedToken(v []byte) *GitSyncUpdateOne {
 // ClearSealedToken clears the value of the "sealed_token" field.
 func (_u *GitSyncUpdateOne) ClearSealedToken() *GitSyncUpdateOne {
 	_u.mutation.ClearSealedToken()
+	return _u
+}
+
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (_u *GitSyncUpdateOne) SetSealedWebhookSecret(v []byte) *GitSyncUpdateOne {
+	_u.mutation.SetSealedWebhookSecret(v)
+	return _u
+}
+
+// ClearSealedWebhookSecret clears the value of the "sealed_webhook_secret" field.
+func (_u *GitSyncUpdateOne) ClearSealedWebhookSecret() *GitSyncUpdateOne {
+	_u.mutation.ClearSealedWebhookSecret()
 	return _u
 }
 
@@ -1015,6 +1045,12 @@ func (_u *GitSyncUpdateOne) sqlSave(ctx context.Context) (_node *GitSync, err er
 	}
 	if _u.mutation.SealedTokenCleared() {
 		_spec.ClearField(gitsync.FieldSealedToken, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.SealedWebhookSecret(); ok {
+		_spec.SetField(gitsync.FieldSealedWebhookSecret, field.TypeBytes, value)
+	}
+	if _u.mutation.SealedWebhookSecretCleared() {
+		_spec.ClearField(gitsync.FieldSealedWebhookSecret, field.TypeBytes)
 	}
 	if value, ok := _u.mutation.AuthorName(); ok {
 		_spec.SetField(gitsync.FieldAuthorName, field.TypeString, value)

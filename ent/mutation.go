@@ -27,6 +27,7 @@ import (
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitpage"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -93,6 +94,7 @@ const (
 	TypeEvent                 = "Event"
 	TypeFileBlob              = "FileBlob"
 	TypeGitCommit             = "GitCommit"
+	TypeGitPage               = "GitPage"
 	TypeGitSync               = "GitSync"
 	TypeInviteLink            = "InviteLink"
 	TypeJob                   = "Job"
@@ -14542,6 +14544,8 @@ type GitCommitMutation struct {
 	message             *string
 	ref                 *string
 	created_by_bindery  *bool
+	seq                 *int64
+	addseq              *int64
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
@@ -14980,6 +14984,76 @@ func (m *GitCommitMutation) ResetCreatedByBindery() {
 	m.created_by_bindery = nil
 }
 
+// SetSeq sets the "seq" field.
+func (m *GitCommitMutation) SetSeq(i int64) {
+	m.seq = &i
+	m.addseq = nil
+}
+
+// Seq returns the value of the "seq" field in the mutation.
+func (m *GitCommitMutation) Seq() (r int64, exists bool) {
+	v := m.seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSeq returns the old "seq" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldSeq(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSeq is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSeq requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSeq: %w", err)
+	}
+	return oldValue.Seq, nil
+}
+
+// AddSeq adds i to the "seq" field.
+func (m *GitCommitMutation) AddSeq(i int64) {
+	if m.addseq != nil {
+		*m.addseq += i
+	} else {
+		m.addseq = &i
+	}
+}
+
+// AddedSeq returns the value that was added to the "seq" field in this mutation.
+func (m *GitCommitMutation) AddedSeq() (r int64, exists bool) {
+	v := m.addseq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSeq clears the value of the "seq" field.
+func (m *GitCommitMutation) ClearSeq() {
+	m.seq = nil
+	m.addseq = nil
+	m.clearedFields[gitcommit.FieldSeq] = struct{}{}
+}
+
+// SeqCleared returns if the "seq" field was cleared in this mutation.
+func (m *GitCommitMutation) SeqCleared() bool {
+	_, ok := m.clearedFields[gitcommit.FieldSeq]
+	return ok
+}
+
+// ResetSeq resets all changes to the "seq" field.
+func (m *GitCommitMutation) ResetSeq() {
+	m.seq = nil
+	m.addseq = nil
+	delete(m.clearedFields, gitcommit.FieldSeq)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *GitCommitMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -15068,7 +15142,7 @@ func (m *GitCommitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitCommitMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, gitcommit.FieldCreatedAt)
 	}
@@ -15096,6 +15170,9 @@ func (m *GitCommitMutation) Fields() []string {
 	if m.created_by_bindery != nil {
 		fields = append(fields, gitcommit.FieldCreatedByBindery)
 	}
+	if m.seq != nil {
+		fields = append(fields, gitcommit.FieldSeq)
+	}
 	return fields
 }
 
@@ -15122,6 +15199,8 @@ func (m *GitCommitMutation) Field(name string) (ent.Value, bool) {
 		return m.Ref()
 	case gitcommit.FieldCreatedByBindery:
 		return m.CreatedByBindery()
+	case gitcommit.FieldSeq:
+		return m.Seq()
 	}
 	return nil, false
 }
@@ -15149,6 +15228,8 @@ func (m *GitCommitMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldRef(ctx)
 	case gitcommit.FieldCreatedByBindery:
 		return m.OldCreatedByBindery(ctx)
+	case gitcommit.FieldSeq:
+		return m.OldSeq(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitCommit field %s", name)
 }
@@ -15221,6 +15302,13 @@ func (m *GitCommitMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedByBindery(v)
 		return nil
+	case gitcommit.FieldSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSeq(v)
+		return nil
 	}
 	return fmt.Errorf("unknown GitCommit field %s", name)
 }
@@ -15228,13 +15316,21 @@ func (m *GitCommitMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *GitCommitMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addseq != nil {
+		fields = append(fields, gitcommit.FieldSeq)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *GitCommitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case gitcommit.FieldSeq:
+		return m.AddedSeq()
+	}
 	return nil, false
 }
 
@@ -15243,6 +15339,13 @@ func (m *GitCommitMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *GitCommitMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case gitcommit.FieldSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSeq(v)
+		return nil
 	}
 	return fmt.Errorf("unknown GitCommit numeric field %s", name)
 }
@@ -15250,7 +15353,11 @@ func (m *GitCommitMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *GitCommitMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(gitcommit.FieldSeq) {
+		fields = append(fields, gitcommit.FieldSeq)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -15263,6 +15370,11 @@ func (m *GitCommitMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *GitCommitMutation) ClearField(name string) error {
+	switch name {
+	case gitcommit.FieldSeq:
+		m.ClearSeq()
+		return nil
+	}
 	return fmt.Errorf("unknown GitCommit nullable field %s", name)
 }
 
@@ -15296,6 +15408,9 @@ func (m *GitCommitMutation) ResetField(name string) error {
 		return nil
 	case gitcommit.FieldCreatedByBindery:
 		m.ResetCreatedByBindery()
+		return nil
+	case gitcommit.FieldSeq:
+		m.ResetSeq()
 		return nil
 	}
 	return fmt.Errorf("unknown GitCommit field %s", name)
@@ -15393,38 +15508,887 @@ func (m *GitCommitMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown GitCommit edge %s", name)
 }
 
+// GitPageMutation represents an operation that mutates the GitPage nodes in the graph.
+type GitPageMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	page_id             *string
+	_path               *string
+	oid                 *string
+	from_seq            *int64
+	addfrom_seq         *int64
+	to_seq              *int64
+	addto_seq           *int64
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	space               *string
+	clearedspace        bool
+	done                bool
+	oldValue            func(context.Context) (*GitPage, error)
+	predicates          []predicate.GitPage
+}
+
+var _ ent.Mutation = (*GitPageMutation)(nil)
+
+// gitpageOption allows management of the mutation configuration using functional options.
+type gitpageOption func(*GitPageMutation)
+
+// newGitPageMutation creates new mutation for the GitPage entity.
+func newGitPageMutation(c config, op Op, opts ...gitpageOption) *GitPageMutation {
+	m := &GitPageMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitPage,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitPageID sets the ID field of the mutation.
+func withGitPageID(id string) gitpageOption {
+	return func(m *GitPageMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitPage
+		)
+		m.oldValue = func(ctx context.Context) (*GitPage, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitPage.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitPage sets the old GitPage of the mutation.
+func withGitPage(node *GitPage) gitpageOption {
+	return func(m *GitPageMutation) {
+		m.oldValue = func(context.Context) (*GitPage, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitPageMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitPageMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitPage entities.
+func (m *GitPageMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitPageMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitPageMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitPage.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GitPageMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GitPageMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GitPageMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitPageMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitPageMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitPageMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *GitPageMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *GitPageMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldPageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *GitPageMutation) ResetPageID() {
+	m.page_id = nil
+}
+
+// SetPath sets the "path" field.
+func (m *GitPageMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *GitPageMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *GitPageMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetOid sets the "oid" field.
+func (m *GitPageMutation) SetOid(s string) {
+	m.oid = &s
+}
+
+// Oid returns the value of the "oid" field in the mutation.
+func (m *GitPageMutation) Oid() (r string, exists bool) {
+	v := m.oid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOid returns the old "oid" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldOid(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOid: %w", err)
+	}
+	return oldValue.Oid, nil
+}
+
+// ResetOid resets all changes to the "oid" field.
+func (m *GitPageMutation) ResetOid() {
+	m.oid = nil
+}
+
+// SetFromSeq sets the "from_seq" field.
+func (m *GitPageMutation) SetFromSeq(i int64) {
+	m.from_seq = &i
+	m.addfrom_seq = nil
+}
+
+// FromSeq returns the value of the "from_seq" field in the mutation.
+func (m *GitPageMutation) FromSeq() (r int64, exists bool) {
+	v := m.from_seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFromSeq returns the old "from_seq" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldFromSeq(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFromSeq is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFromSeq requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFromSeq: %w", err)
+	}
+	return oldValue.FromSeq, nil
+}
+
+// AddFromSeq adds i to the "from_seq" field.
+func (m *GitPageMutation) AddFromSeq(i int64) {
+	if m.addfrom_seq != nil {
+		*m.addfrom_seq += i
+	} else {
+		m.addfrom_seq = &i
+	}
+}
+
+// AddedFromSeq returns the value that was added to the "from_seq" field in this mutation.
+func (m *GitPageMutation) AddedFromSeq() (r int64, exists bool) {
+	v := m.addfrom_seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFromSeq resets all changes to the "from_seq" field.
+func (m *GitPageMutation) ResetFromSeq() {
+	m.from_seq = nil
+	m.addfrom_seq = nil
+}
+
+// SetToSeq sets the "to_seq" field.
+func (m *GitPageMutation) SetToSeq(i int64) {
+	m.to_seq = &i
+	m.addto_seq = nil
+}
+
+// ToSeq returns the value of the "to_seq" field in the mutation.
+func (m *GitPageMutation) ToSeq() (r int64, exists bool) {
+	v := m.to_seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToSeq returns the old "to_seq" field's value of the GitPage entity.
+// If the GitPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitPageMutation) OldToSeq(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToSeq is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToSeq requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToSeq: %w", err)
+	}
+	return oldValue.ToSeq, nil
+}
+
+// AddToSeq adds i to the "to_seq" field.
+func (m *GitPageMutation) AddToSeq(i int64) {
+	if m.addto_seq != nil {
+		*m.addto_seq += i
+	} else {
+		m.addto_seq = &i
+	}
+}
+
+// AddedToSeq returns the value that was added to the "to_seq" field in this mutation.
+func (m *GitPageMutation) AddedToSeq() (r int64, exists bool) {
+	v := m.addto_seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearToSeq clears the value of the "to_seq" field.
+func (m *GitPageMutation) ClearToSeq() {
+	m.to_seq = nil
+	m.addto_seq = nil
+	m.clearedFields[gitpage.FieldToSeq] = struct{}{}
+}
+
+// ToSeqCleared returns if the "to_seq" field was cleared in this mutation.
+func (m *GitPageMutation) ToSeqCleared() bool {
+	_, ok := m.clearedFields[gitpage.FieldToSeq]
+	return ok
+}
+
+// ResetToSeq resets all changes to the "to_seq" field.
+func (m *GitPageMutation) ResetToSeq() {
+	m.to_seq = nil
+	m.addto_seq = nil
+	delete(m.clearedFields, gitpage.FieldToSeq)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GitPageMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[gitpage.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GitPageMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GitPageMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GitPageMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *GitPageMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[gitpage.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *GitPageMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *GitPageMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *GitPageMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the GitPageMutation builder.
+func (m *GitPageMutation) Where(ps ...predicate.GitPage) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitPageMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitPageMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitPage, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitPageMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitPageMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitPage).
+func (m *GitPageMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitPageMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.organization != nil {
+		fields = append(fields, gitpage.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, gitpage.FieldSpaceID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, gitpage.FieldPageID)
+	}
+	if m._path != nil {
+		fields = append(fields, gitpage.FieldPath)
+	}
+	if m.oid != nil {
+		fields = append(fields, gitpage.FieldOid)
+	}
+	if m.from_seq != nil {
+		fields = append(fields, gitpage.FieldFromSeq)
+	}
+	if m.to_seq != nil {
+		fields = append(fields, gitpage.FieldToSeq)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitPageMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitpage.FieldOrganizationID:
+		return m.OrganizationID()
+	case gitpage.FieldSpaceID:
+		return m.SpaceID()
+	case gitpage.FieldPageID:
+		return m.PageID()
+	case gitpage.FieldPath:
+		return m.Path()
+	case gitpage.FieldOid:
+		return m.Oid()
+	case gitpage.FieldFromSeq:
+		return m.FromSeq()
+	case gitpage.FieldToSeq:
+		return m.ToSeq()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitPageMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitpage.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case gitpage.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitpage.FieldPageID:
+		return m.OldPageID(ctx)
+	case gitpage.FieldPath:
+		return m.OldPath(ctx)
+	case gitpage.FieldOid:
+		return m.OldOid(ctx)
+	case gitpage.FieldFromSeq:
+		return m.OldFromSeq(ctx)
+	case gitpage.FieldToSeq:
+		return m.OldToSeq(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitPage field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitPageMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitpage.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case gitpage.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitpage.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case gitpage.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case gitpage.FieldOid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOid(v)
+		return nil
+	case gitpage.FieldFromSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFromSeq(v)
+		return nil
+	case gitpage.FieldToSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToSeq(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitPage field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitPageMutation) AddedFields() []string {
+	var fields []string
+	if m.addfrom_seq != nil {
+		fields = append(fields, gitpage.FieldFromSeq)
+	}
+	if m.addto_seq != nil {
+		fields = append(fields, gitpage.FieldToSeq)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitPageMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case gitpage.FieldFromSeq:
+		return m.AddedFromSeq()
+	case gitpage.FieldToSeq:
+		return m.AddedToSeq()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitPageMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case gitpage.FieldFromSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFromSeq(v)
+		return nil
+	case gitpage.FieldToSeq:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddToSeq(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitPage numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitPageMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitpage.FieldToSeq) {
+		fields = append(fields, gitpage.FieldToSeq)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitPageMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitPageMutation) ClearField(name string) error {
+	switch name {
+	case gitpage.FieldToSeq:
+		m.ClearToSeq()
+		return nil
+	}
+	return fmt.Errorf("unknown GitPage nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitPageMutation) ResetField(name string) error {
+	switch name {
+	case gitpage.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case gitpage.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitpage.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case gitpage.FieldPath:
+		m.ResetPath()
+		return nil
+	case gitpage.FieldOid:
+		m.ResetOid()
+		return nil
+	case gitpage.FieldFromSeq:
+		m.ResetFromSeq()
+		return nil
+	case gitpage.FieldToSeq:
+		m.ResetToSeq()
+		return nil
+	}
+	return fmt.Errorf("unknown GitPage field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitPageMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, gitpage.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, gitpage.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitPageMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case gitpage.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case gitpage.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitPageMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitPageMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitPageMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, gitpage.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, gitpage.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitPageMutation) EdgeCleared(name string) bool {
+	switch name {
+	case gitpage.EdgeOrganization:
+		return m.clearedorganization
+	case gitpage.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitPageMutation) ClearEdge(name string) error {
+	switch name {
+	case gitpage.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case gitpage.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitPage unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitPageMutation) ResetEdge(name string) error {
+	switch name {
+	case gitpage.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case gitpage.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown GitPage edge %s", name)
+}
+
 // GitSyncMutation represents an operation that mutates the GitSync nodes in the graph.
 type GitSyncMutation struct {
 	config
-	op                   Op
-	typ                  string
-	id                   *string
-	created_at           *time.Time
-	updated_at           *time.Time
-	url                  *string
-	branch               *string
-	root                 *string
-	sealed_token         *[]byte
-	author_name          *string
-	author_email         *string
-	commit_message       *string
-	operation_direction  *gitsync.OperationDirection
-	operation_state      *gitsync.OperationState
-	operation_started_at *time.Time
-	operation_ended_at   *time.Time
-	operation_error      *string
-	commit               *string
-	revision_id          *string
-	linked_by            *string
-	change_request_id    *string
-	clearedFields        map[string]struct{}
-	organization         *string
-	clearedorganization  bool
-	space                *string
-	clearedspace         bool
-	done                 bool
-	oldValue             func(context.Context) (*GitSync, error)
-	predicates           []predicate.GitSync
+	op                    Op
+	typ                   string
+	id                    *string
+	created_at            *time.Time
+	updated_at            *time.Time
+	url                   *string
+	branch                *string
+	root                  *string
+	sealed_token          *[]byte
+	sealed_webhook_secret *[]byte
+	author_name           *string
+	author_email          *string
+	commit_message        *string
+	operation_direction   *gitsync.OperationDirection
+	operation_state       *gitsync.OperationState
+	operation_started_at  *time.Time
+	operation_ended_at    *time.Time
+	operation_error       *string
+	commit                *string
+	revision_id           *string
+	linked_by             *string
+	change_request_id     *string
+	clearedFields         map[string]struct{}
+	organization          *string
+	clearedorganization   bool
+	space                 *string
+	clearedspace          bool
+	done                  bool
+	oldValue              func(context.Context) (*GitSync, error)
+	predicates            []predicate.GitSync
 }
 
 var _ ent.Mutation = (*GitSyncMutation)(nil)
@@ -15830,6 +16794,55 @@ func (m *GitSyncMutation) SealedTokenCleared() bool {
 func (m *GitSyncMutation) ResetSealedToken() {
 	m.sealed_token = nil
 	delete(m.clearedFields, gitsync.FieldSealedToken)
+}
+
+// SetSealedWebhookSecret sets the "sealed_webhook_secret" field.
+func (m *GitSyncMutation) SetSealedWebhookSecret(b []byte) {
+	m.sealed_webhook_secret = &b
+}
+
+// SealedWebhookSecret returns the value of the "sealed_webhook_secret" field in the mutation.
+func (m *GitSyncMutation) SealedWebhookSecret() (r []byte, exists bool) {
+	v := m.sealed_webhook_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSealedWebhookSecret returns the old "sealed_webhook_secret" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSealedWebhookSecret(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSealedWebhookSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSealedWebhookSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSealedWebhookSecret: %w", err)
+	}
+	return oldValue.SealedWebhookSecret, nil
+}
+
+// ClearSealedWebhookSecret clears the value of the "sealed_webhook_secret" field.
+func (m *GitSyncMutation) ClearSealedWebhookSecret() {
+	m.sealed_webhook_secret = nil
+	m.clearedFields[gitsync.FieldSealedWebhookSecret] = struct{}{}
+}
+
+// SealedWebhookSecretCleared returns if the "sealed_webhook_secret" field was cleared in this mutation.
+func (m *GitSyncMutation) SealedWebhookSecretCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldSealedWebhookSecret]
+	return ok
+}
+
+// ResetSealedWebhookSecret resets all changes to the "sealed_webhook_secret" field.
+func (m *GitSyncMutation) ResetSealedWebhookSecret() {
+	m.sealed_webhook_secret = nil
+	delete(m.clearedFields, gitsync.FieldSealedWebhookSecret)
 }
 
 // SetAuthorName sets the "author_name" field.
@@ -16469,7 +17482,7 @@ func (m *GitSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, gitsync.FieldCreatedAt)
 	}
@@ -16493,6 +17506,9 @@ func (m *GitSyncMutation) Fields() []string {
 	}
 	if m.sealed_token != nil {
 		fields = append(fields, gitsync.FieldSealedToken)
+	}
+	if m.sealed_webhook_secret != nil {
+		fields = append(fields, gitsync.FieldSealedWebhookSecret)
 	}
 	if m.author_name != nil {
 		fields = append(fields, gitsync.FieldAuthorName)
@@ -16554,6 +17570,8 @@ func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.Root()
 	case gitsync.FieldSealedToken:
 		return m.SealedToken()
+	case gitsync.FieldSealedWebhookSecret:
+		return m.SealedWebhookSecret()
 	case gitsync.FieldAuthorName:
 		return m.AuthorName()
 	case gitsync.FieldAuthorEmail:
@@ -16603,6 +17621,8 @@ func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldRoot(ctx)
 	case gitsync.FieldSealedToken:
 		return m.OldSealedToken(ctx)
+	case gitsync.FieldSealedWebhookSecret:
+		return m.OldSealedWebhookSecret(ctx)
 	case gitsync.FieldAuthorName:
 		return m.OldAuthorName(ctx)
 	case gitsync.FieldAuthorEmail:
@@ -16691,6 +17711,13 @@ func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSealedToken(v)
+		return nil
+	case gitsync.FieldSealedWebhookSecret:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSealedWebhookSecret(v)
 		return nil
 	case gitsync.FieldAuthorName:
 		v, ok := value.(string)
@@ -16809,6 +17836,9 @@ func (m *GitSyncMutation) ClearedFields() []string {
 	if m.FieldCleared(gitsync.FieldSealedToken) {
 		fields = append(fields, gitsync.FieldSealedToken)
 	}
+	if m.FieldCleared(gitsync.FieldSealedWebhookSecret) {
+		fields = append(fields, gitsync.FieldSealedWebhookSecret)
+	}
 	if m.FieldCleared(gitsync.FieldOperationDirection) {
 		fields = append(fields, gitsync.FieldOperationDirection)
 	}
@@ -16852,6 +17882,9 @@ func (m *GitSyncMutation) ClearField(name string) error {
 	switch name {
 	case gitsync.FieldSealedToken:
 		m.ClearSealedToken()
+		return nil
+	case gitsync.FieldSealedWebhookSecret:
+		m.ClearSealedWebhookSecret()
 		return nil
 	case gitsync.FieldOperationDirection:
 		m.ClearOperationDirection()
@@ -16911,6 +17944,9 @@ func (m *GitSyncMutation) ResetField(name string) error {
 		return nil
 	case gitsync.FieldSealedToken:
 		m.ResetSealedToken()
+		return nil
+	case gitsync.FieldSealedWebhookSecret:
+		m.ResetSealedWebhookSecret()
 		return nil
 	case gitsync.FieldAuthorName:
 		m.ResetAuthorName()

@@ -44,6 +44,8 @@ type Tx struct {
 	FileBlob *FileBlobClient
 	// GitCommit is the client for interacting with the GitCommit builders.
 	GitCommit *GitCommitClient
+	// GitPage is the client for interacting with the GitPage builders.
+	GitPage *GitPageClient
 	// GitSync is the client for interacting with the GitSync builders.
 	GitSync *GitSyncClient
 	// InviteLink is the client for interacting with the InviteLink builders.
@@ -266,6 +268,7 @@ func (tx *Tx) init() {
 	tx.Event = NewEventClient(tx.config)
 	tx.FileBlob = NewFileBlobClient(tx.config)
 	tx.GitCommit = NewGitCommitClient(tx.config)
+	tx.GitPage = NewGitPageClient(tx.config)
 	tx.GitSync = NewGitSyncClient(tx.config)
 	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.Job = NewJobClient(tx.config)

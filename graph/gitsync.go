@@ -2,10 +2,13 @@ package graph
 
 import (
 	"context"
+	"net/url"
+	"strings"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/gitsync"
 	"github.com/binderyhq/bindery/internal/jobs"
 )
@@ -54,3 +57,67 @@ func (r *Resolver) RevisionCommit(ctx context.Context, rev *ent.Revision) (*ent.
 
 // revisionCommits reads the git commits of revisions by id (gitsync.CommitsOf).
 var revisionCommits = loader.NewBatch("revision commits", gitsync.CommitsOf)
+
+// GitWebhookURL is the URL of the push webhook of the space's link (POST, no token: the host
+// signs with the link's secret).
+func (r *Resolver) GitWebhookURL(spaceID string) string {
+	return strings.TrimRight(r.BaseURL, "/") + "/v1/spaces/" + url.PathEscape(spaceID) + "/git/webhook"
+}
+
+// pageKey names a page of a revision.
+type pageKey struct{ revision, page string }
+
+// PageGit is where a page the viewer read is in the git commit of its revision
+// (ContentPage.git), nil for none; those of a level's pages are read together.
+func (r *Resolver) PageGit(ctx context.Context, p *model.ContentPage) (*gitsync.Blob, error) {
+	if p.Type == tree.TypeGroup || p.RevisionID == "" {
+		return nil, nil
+	}
+	return loader.Get(ctx, r.Client, pageBlobs, p, func(p *model.ContentPage) pageKey { return pageKey{p.RevisionID, p.ID} })
+}
+
+// pageBlobs reads the git blobs of pages, a statement per revision (gitsync.PagesOf).
+var pageBlobs = loader.NewBatch("page git blobs", func(ctx context.Context, client *ent.Client, keys []pageKey) (map[pageKey]*gitsync.Blob, error) {
+	byRevision := map[string][]string{}
+	for _, k := range keys {
+		byRevision[k.revision] = append(byRevision[k.revision], k.page)
+	}
+	out := make(map[pageKey]*gitsync.Blob, len(keys))
+	for rev, pages := range byRevision {
+		blobs, err := gitsync.PagesOf(ctx, client, rev, pages)
+		if err != nil {
+			return nil, err
+		}
+		for id, b := range blobs {
+			out[pageKey{rev, id}] = &b
+		}
+	}
+	return out, nil
+})
+
+// PagesGit is where the pages of ids (nil: every page) of a revision the viewer read are in the
+// git commit it went with, by page id (gitsync.PagesOf).
+func (r *Resolver) PagesGit(ctx context.Context, rev *ent.Revision, ids []string) (map[string]gitsync.Blob, error) {
+	return gitsync.PagesOf(ctx, r.Client, rev.ID, ids)
+}
+
+// ReceiveGitPush is the push webhook of a space's link (no viewer: the host's signature is the
+// authority).
+func (r *Resolver) ReceiveGitPush(ctx context.Context, spaceID string, p gitsync.Push) (gitsync.Received, error) {
+	return r.gitSyncService().ReceivePush(ctx, spaceID, p)
+}
+
+// RotateGitWebhookSecret makes a new secret for the push webhook of the space's link.
+func (r *Resolver) RotateGitWebhookSecret(ctx context.Context, spaceID string) (*model.GitSyncWebhook, error) {
+	secret, err := r.gitSyncService().RotateWebhookSecret(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.GitSyncWebhook{URL: r.GitWebhookURL(spaceID), Secret: secret}, nil
+}
+
+// RevisionHasGit reports whether the pages of a revision the viewer read have git blobs
+// (gitsync.HasPages).
+func (r *Resolver) RevisionHasGit(ctx context.Context, rev *ent.Revision) (bool, error) {
+	return gitsync.HasPages(ctx, r.Client, rev.ID)
+}

@@ -14,6 +14,15 @@ import (
 	"github.com/binderyhq/bindery/internal/gitsync"
 )
 
+// Git is the resolver for the git field.
+func (r *contentPageResolver) Git(ctx context.Context, obj *model.ContentPage) (*model.PageGit, error) {
+	b, err := r.PageGit(ctx, obj)
+	if b == nil || err != nil {
+		return nil, err
+	}
+	return &model.PageGit{Oid: b.Oid, Path: b.Path}, nil
+}
+
 // Ref is the resolver for the ref field.
 func (r *gitSyncResolver) Ref(ctx context.Context, obj *ent.GitSync) (string, error) {
 	return "refs/heads/" + obj.Branch, nil
@@ -27,6 +36,11 @@ func (r *gitSyncResolver) RepoProjectDirectory(ctx context.Context, obj *ent.Git
 // HasToken is the resolver for the hasToken field.
 func (r *gitSyncResolver) HasToken(ctx context.Context, obj *ent.GitSync) (bool, error) {
 	return gitsync.HasToken(obj), nil
+}
+
+// HasWebhookSecret is the resolver for the hasWebhookSecret field.
+func (r *gitSyncResolver) HasWebhookSecret(ctx context.Context, obj *ent.GitSync) (bool, error) {
+	return gitsync.HasWebhookSecret(obj), nil
 }
 
 // Revision is the resolver for the revision field.
@@ -52,6 +66,11 @@ func (r *mutationResolver) ExportToGitRepository(ctx context.Context, spaceID st
 // ImportGitRepository is the resolver for the importGitRepository field.
 func (r *mutationResolver) ImportGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error) {
 	return true, r.gitSyncService().Import(ctx, spaceID, gitRequest(input))
+}
+
+// RotateGitSyncWebhookSecret is the resolver for the rotateGitSyncWebhookSecret field.
+func (r *mutationResolver) RotateGitSyncWebhookSecret(ctx context.Context, spaceID string) (*model.GitSyncWebhook, error) {
+	return r.RotateGitWebhookSecret(ctx, spaceID)
 }
 
 // Git is the resolver for the git field.

@@ -201,7 +201,7 @@ func (r *Resolver) contentPages(ctx context.Context, rev *ent.Revision) ([]*mode
 	if err != nil {
 		return nil, err
 	}
-	pages := pageModels(t, "", "")
+	pages := pageModels(rev.ID, t, "", "")
 	loader.Level(ctx, subtreePages(pages))
 	return pages, nil
 }
@@ -227,18 +227,19 @@ func (r *Resolver) contentPage(ctx context.Context, rev *ent.Revision, find func
 		return nil, nil
 	}
 	path := t.Path(p.ID)
-	page := &model.ContentPage{Page: p, Path: path, Children: pageModels(t, p.ID, path+"/")}
+	page := &model.ContentPage{Page: p, Path: path, RevisionID: rev.ID, Children: pageModels(rev.ID, t, p.ID, path+"/")}
 	loader.Level(ctx, subtreePages([]*model.ContentPage{page}))
 	return page, nil
 }
 
-// pageModels returns the children of parent, each with its subtree; prefix is their path prefix.
-func pageModels(t *tree.Tree, parent, prefix string) []*model.ContentPage {
+// pageModels returns the children of parent in the tree of revision revID, each with its
+// subtree; prefix is their path prefix.
+func pageModels(revID string, t *tree.Tree, parent, prefix string) []*model.ContentPage {
 	kids := t.Children(parent)
 	out := make([]*model.ContentPage, len(kids))
 	for i, p := range kids {
 		path := prefix + p.Slug
-		out[i] = &model.ContentPage{Page: p, Path: path, Children: pageModels(t, p.ID, path+"/")}
+		out[i] = &model.ContentPage{Page: p, Path: path, RevisionID: revID, Children: pageModels(revID, t, p.ID, path+"/")}
 	}
 	return out
 }

@@ -237,6 +237,8 @@ var operations = []apidoc.Operation{
 	{Route: "POST /spaces/{spaceId}/git/export", ID: "exportToGitRepository", Tag: "space-git", Summary: "Push space content to a Git repository; not standalone, link the space to it", Status: 204, Request: typeOf[gitRepositoryBody](), Required: []string{"url", "ref", "commitMessage"}},
 	{Route: "POST /spaces/{spaceId}/git/import", ID: "importGitRepository", Tag: "space-git", Summary: "Pull a Git repository's branch into a space; not standalone, link the space to it", Status: 204, Request: typeOf[importGitBody](), Required: []string{"url", "ref"}},
 	{Route: "GET /spaces/{spaceId}/git/info", ID: "getSpaceGitInfo", Tag: "space-git", Summary: "Get the Git Sync link and last operation of a space", Status: 200, Response: typeOf[gitSyncState]()},
+	{Route: "POST /spaces/{spaceId}/git/webhook-secret", ID: "rotateGitSyncWebhookSecret", Tag: "space-git", Summary: "Make a new secret for the push webhook of a space's Git Sync link (Bindery's; shown once)", Status: 200, Response: typeOf[gitWebhook]()},
+	{Route: "POST /spaces/{spaceId}/git/webhook", ID: "receiveGitPush", Tag: "space-git", Summary: "A git host's push webhook (Bindery's; no token: GitHub's, Gitea's and Forgejo's X-Hub-Signature-256, GitLab's X-Gitlab-Token); 202 when the sync is queued", Status: 202, Request: typeOf[map[string]any](), Response: typeOf[gitPushAnswer]()},
 	{Route: "GET /spaces/{spaceId}/links", ID: "listSpaceLinks", Tag: "space-content", Summary: "List the links of every page of a space", Status: 200, Response: typeOf[LinkList](), Query: linkParams},
 	{Route: "POST /spaces/{spaceId}/move", ID: "moveSpace", Tag: "spaces", Summary: "Move space", Status: 200, Request: typeOf[moveBody](), Response: typeOf[Space]()},
 	{Route: "POST /spaces/{spaceId}/permissions", ID: "inviteToSpace", Tag: "space-permissions", Summary: "Invite to space", Status: 204, Request: typeOf[grantInviteBody](), Required: []string{"role"}},
@@ -273,7 +275,7 @@ var operations = []apidoc.Operation{
 
 // publicOperations are the routes of /v1 answered without a token (registered outside the
 // authenticated group of NewRouter).
-var publicOperations = map[string]bool{"GET /orgs/{organizationId}/sso": true, "POST /orgs/{organizationId}/sites/{siteId}/insights/events": true, "GET /openapi.json": true, "GET /docs": true}
+var publicOperations = map[string]bool{"POST /spaces/{spaceId}/git/webhook": true, "GET /orgs/{organizationId}/sso": true, "POST /orgs/{organizationId}/sites/{siteId}/insights/events": true, "GET /openapi.json": true, "GET /docs": true}
 
 // listParams are the query parameters of a list.
 var listParams = []apidoc.Param{
@@ -291,9 +293,9 @@ var (
 		textParam("authors", "Only the comments of these users: ids, comma-separated or the parameter repeated")})...)
 	replyListParams = slices.Concat(commentParams, listParams)
 	pageParams      = []apidoc.Param{choiceParam("format", "markdown adds the page's whole Markdown, document its body as a JSON document", "document", "markdown")}
-	// Every read of content takes a share key, and the reference's two flags, which change
-	// nothing: Bindery keeps no git metadata and computes no content.
-	contentParams = []apidoc.Param{shareKeyParam, flagParam("metadata", "Accepted; Bindery keeps no git metadata to add"),
+	// Every read of content takes a share key, and the reference's two flags: metadata=false
+	// leaves the pages' git blobs out; computed changes nothing, Bindery computes no content.
+	contentParams = []apidoc.Param{shareKeyParam, flagParam("metadata", "false leaves out the pages' git blobs (Git Sync); true by default"),
 		flagParam("computed", "Accepted; Bindery has no computed content to evaluate")}
 	contentListParams  = slices.Concat(contentParams, listParams)
 	contentPageParams  = slices.Concat(pageParams, contentParams, []apidoc.Param{dereferencedParam})

@@ -301,6 +301,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"POST", "/v1/orgs/{organizationId}/spaces", o + "/spaces", map[string]any{"title": "Evil"}, true},
 		{"GET", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, nil, true},
 		{"GET", "/v1/spaces/{spaceId}/git/info", "/v1/spaces/" + f.space + "/git/info", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/git/webhook-secret", "/v1/spaces/" + f.space + "/git/webhook-secret", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/git/webhook", "/v1/spaces/" + f.space + "/git/webhook", map[string]any{"ref": "refs/heads/main"}, true},
 		{"POST", "/v1/spaces/{spaceId}/git/export", "/v1/spaces/" + f.space + "/git/export",
 			map[string]any{"url": "https://evil.example.com/docs.git", "ref": "refs/heads/main", "commitMessage": "Evil"}, true},
 		{"POST", "/v1/spaces/{spaceId}/git/import", "/v1/spaces/" + f.space + "/git/import",
@@ -484,16 +486,20 @@ func TestAuthRequired(t *testing.T) {
 }
 
 // publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 146);
-// the API's document and its page describe the software (decision 240).
-var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true, "POST /v1/orgs/{organizationId}/sites/{siteId}/insights/events": true, "GET /v1/openapi.json": true, "GET /v1/docs": true}
+// the API's document and its page describe the software (decision 240); a git host's push webhook
+// is checked with its link's secret (decision 538).
+var publicRoutes = map[string]bool{"POST /v1/spaces/{spaceId}/git/webhook": true, "GET /v1/orgs/{organizationId}/sso": true, "POST /v1/orgs/{organizationId}/sites/{siteId}/insights/events": true, "GET /v1/openapi.json": true, "GET /v1/docs": true}
 
 func TestAuthPublicRoutes(t *testing.T) {
 	f := newAuthFixture(t)
 	for _, ep := range f.endpoints() {
 		if publicRoutes[ep.String()] {
 			want := http.StatusOK
-			if strings.HasSuffix(ep.pattern, "/insights/events") {
+			switch {
+			case strings.HasSuffix(ep.pattern, "/insights/events"):
 				want = http.StatusNotFound // readers' events: the fixture's site is not published
+			case strings.HasSuffix(ep.pattern, "/git/webhook"):
+				want = http.StatusNotFound // a push webhook: the fixture's space has no Git Sync link
 			}
 			if r := f.e.Do(testenv.Actor{}, ep.method, ep.path, ep.body); r.Status != want {
 				t.Errorf("%s without a token: %d %s", ep, r.Status, r.Body)

@@ -46,8 +46,8 @@ func (a *api) contentRoutes(r chi.Router, prefix string, of contentOf) {
 }
 
 // readContent checks the query parameters every content read takes, then reads the content.
-// metadata and computed are accepted and change nothing: Bindery keeps no git metadata and has
-// no computed content.
+// metadata=false leaves out the pages' git blobs (withGit); computed is accepted and changes
+// nothing: Bindery has no computed content.
 func readContent(r *http.Request, of contentOf) (*graph.Content, error) {
 	for _, flag := range []string{"metadata", "computed"} {
 		if _, err := (query{r}).boolean(flag); err != nil {
@@ -61,7 +61,11 @@ func (a *api) getRevision(of contentOf) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := readContent(r, of)
 		respondWith(w, r, http.StatusOK, c, err, func(ctx context.Context, c *graph.Content) (Revision, error) {
-			return a.contentView(c).revision(ctx)
+			v, err := a.contentView(c).withGit(ctx, r, nil)
+			if err != nil {
+				return Revision{}, err
+			}
+			return v.revision(ctx)
 		})
 	}
 }
@@ -71,7 +75,7 @@ func (a *api) listPages(of contentOf) http.HandlerFunc {
 		c, err := readContent(r, of)
 		var pages []byte
 		if err == nil {
-			pages, err = a.contentView(c).encodedPages()
+			pages, err = a.contentView(c).encodedPages(r.Context(), r)
 		}
 		if err != nil {
 			writeError(w, r, err)
@@ -113,7 +117,10 @@ func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*t
 			p, err = find(c, r)
 		}
 		respondWith(w, r, http.StatusOK, p, err, func(ctx context.Context, p *tree.Page) (RevisionPage, error) {
-			v := a.contentView(c)
+			v, err := a.contentView(c).withGit(ctx, r, append(c.Tree.Descendants(p.ID), p.ID))
+			if err != nil {
+				return RevisionPage{}, err
+			}
 			switch format {
 			case "markdown":
 				return v.pageWithMarkdown(ctx, p, placed)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	jsondoc "github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/gitsync"
 )
 
 // Wire shapes of content reads: the reference client's Revision, RevisionPage (documents and
@@ -45,6 +47,12 @@ type revisionGit struct {
 	Ref              string `json:"ref"`
 }
 
+// gitSyncBlob is the reference's GitSyncBlob: a file of a git commit.
+type gitSyncBlob struct {
+	Oid  string `json:"oid" doc:"The hash of the file's blob."`
+	Path string `json:"path" doc:"The file's path from the top of the repository."`
+}
+
 type appURL struct {
 	App string `json:"app"`
 }
@@ -69,6 +77,7 @@ type RevisionPage struct {
 	Layout      *pageLayout       `json:"layout,omitempty"`
 	Tags        *[]struct{}       `json:"tags,omitempty"`
 	DocumentID  string            `json:"documentId,omitempty"`
+	Git         *gitSyncBlob      `json:"git,omitempty" doc:"Where the page is in the git commit of its revision (Git Sync); absent for none, or with metadata=false."`
 	Markdown    *string           `json:"markdown,omitempty"`
 	Document    *jsondoc.Document `json:"document,omitempty"`
 	Pages       []RevisionPage    `json:"pages"`
@@ -119,6 +128,8 @@ type contentView struct {
 	a   *api
 	c   *graph.Content
 	app string // app URL of the revision; its pages' URLs add their path
+	// git is where pages are in the git commit of the revision, by page id (withGit).
+	git map[string]gitsync.Blob
 }
 
 func (a *api) contentView(c *graph.Content) contentView {
@@ -130,6 +141,17 @@ func (a *api) contentView(c *graph.Content) contentView {
 		app += "/~/revisions/" + c.Revision.ID
 	}
 	return contentView{a: a, c: c, app: app}
+}
+
+// withGit is v with where the pages of ids (nil: every page) are in the git commit of the revision,
+// unless the request says metadata=false (the reference's default is true).
+func (v contentView) withGit(ctx context.Context, r *http.Request, ids []string) (contentView, error) {
+	metadata, err := (query{r}).boolean("metadata")
+	if err != nil || (metadata != nil && !*metadata) {
+		return v, err
+	}
+	v.git, err = v.a.r.PagesGit(ctx, v.c.Revision, ids)
+	return v, err
 }
 
 // revision is the whole revision: its page tree and every file.
@@ -178,14 +200,37 @@ func newPageTreeCache() *lru.Cache[string, []byte] {
 	return c
 }
 
-// encodedPages is the JSON array of the revision's page tree.
-func (v contentView) encodedPages() ([]byte, error) {
+// encodedPages is the JSON array of the revision's page tree, with the pages' git blobs unless
+// the request says metadata=false. A big tree's encoding is kept, under the revision's id too
+// when it has blobs (the same tree has others in another revision's commit): the blobs of a
+// revision never change once recorded, so a kept tree reads none.
+func (v contentView) encodedPages(ctx context.Context, r *http.Request) ([]byte, error) {
 	if v.c.Tree.PageCount() < bigTree {
+		v, err := v.withGit(ctx, r, nil)
+		if err != nil {
+			return nil, err
+		}
 		return encode(v.pages("", ""))
 	}
 	key := v.c.Revision.RootTree + " " + v.app
+	metadata, err := (query{r}).boolean("metadata")
+	synced := false
+	if err == nil && (metadata == nil || *metadata) {
+		synced, err = v.a.r.RevisionHasGit(ctx, v.c.Revision)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if synced {
+		key += " git " + v.c.Revision.ID
+	}
 	if b, ok := v.a.pageTrees.Get(key); ok {
 		return b, nil
+	}
+	if synced {
+		if v, err = v.withGit(ctx, r, nil); err != nil {
+			return nil, err
+		}
 	}
 	b, err := encode(v.pages("", ""))
 	if err == nil {
@@ -232,6 +277,9 @@ func (v contentView) pageAlone(p *tree.Page, path string) RevisionPage {
 		w.Kind, w.Type = "sheet", tree.TypeDocument
 		w.URLs = &appURL{App: v.app + "/" + escapePath(path)}
 		w.Description, w.Layout, w.Tags, w.DocumentID = p.Description, defaultLayout, &noTags, p.Body
+		if b, ok := v.git[p.ID]; ok {
+			w.Git = &gitSyncBlob{Oid: b.Oid, Path: b.Path}
+		}
 	}
 	return w
 }

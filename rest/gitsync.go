@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/gitsync"
 )
 
 // gitRepositoryFields are the fields of the bodies of importGitRepository and
@@ -132,4 +134,42 @@ func gitState(g *ent.GitSync) *gitSyncState {
 			StartedAt: *g.OperationStartedAt, EndedAt: g.OperationEndedAt, Error: g.OperationError}
 	}
 	return state
+}
+
+// gitWebhook is the push webhook of a space's link, made by rotateGitSyncWebhookSecret: the
+// secret is in this answer only.
+type gitWebhook struct {
+	URL    string `json:"url" doc:"The URL the git host posts its push events to (content type application/json)."`
+	Secret string `json:"secret" doc:"The webhook's secret: GitHub's, Gitea's and Forgejo's secret, GitLab's secret token. Shown once."`
+}
+
+func (a *api) rotateGitSyncWebhookSecret(w http.ResponseWriter, r *http.Request) {
+	hook, err := a.r.RotateGitWebhookSecret(r.Context(), chi.URLParam(r, "spaceId"))
+	var out gitWebhook
+	if hook != nil {
+		out = gitWebhook(*hook)
+	}
+	respond(w, r, http.StatusOK, out, err)
+}
+
+// gitPushAnswer says what a push webhook did.
+type gitPushAnswer struct {
+	Queued bool   `json:"queued" doc:"Whether the push queued the link's sync, which imports it."`
+	Reason string `json:"reason,omitempty" doc:"Why nothing was queued: another branch, not a push, the commit of the last sync."`
+}
+
+// receiveGitPush is the push webhook a git host calls, without a token: the request is checked
+// with the link's secret as the host signs it. 202 when the sync is queued, 200 when the event
+// asks for nothing.
+func (a *api) receiveGitPush(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body) // bounded and read already by limitBody
+	var got gitsync.Received
+	if err == nil {
+		got, err = a.r.ReceiveGitPush(r.Context(), chi.URLParam(r, "spaceId"), gitsync.Push{Header: r.Header, Body: body})
+	}
+	status := http.StatusOK
+	if got.Queued {
+		status = http.StatusAccepted
+	}
+	respond(w, r, status, gitPushAnswer(got), err)
 }

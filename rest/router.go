@@ -95,6 +95,8 @@ func NewRouter(c Config) http.Handler {
 	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	// no token: readers' pages send their events, capped by address (internal/insights)
 	r.With(chargeAddress).Post("/v1/orgs/{organizationId}/sites/{siteId}/insights/events", a.trackSiteEvents)
+	// no token: a git host's push webhook, checked with the link's secret (internal/gitsync)
+	r.With(chargeAddress).Post("/v1/spaces/{spaceId}/git/webhook", a.receiveGitPush)
 	docs := newAPIDocs(r, a)
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
 	r.Get("/v1/docs", docs.servePage)
@@ -277,6 +279,7 @@ func (a *api) routes(r chi.Router) {
 	r.Post("/spaces/{spaceId}/git/export", a.exportToGitRepository)
 	r.Post("/spaces/{spaceId}/git/import", a.importGitRepository)
 	r.Get("/spaces/{spaceId}/git/info", a.getSpaceGitInfo)
+	r.Post("/spaces/{spaceId}/git/webhook-secret", a.rotateGitSyncWebhookSecret)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", a.importChangeRequestContent)
 	r.Get("/spaces/{spaceId}/links", a.listSpaceLinks)
 	a.linkRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)

@@ -33,6 +33,8 @@ const (
 	FieldRef = "ref"
 	// FieldCreatedByBindery holds the string denoting the created_by_bindery field in the database.
 	FieldCreatedByBindery = "created_by_bindery"
+	// FieldSeq holds the string denoting the seq field in the database.
+	FieldSeq = "seq"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
@@ -67,6 +69,7 @@ var Columns = []string{
 	FieldMessage,
 	FieldRef,
 	FieldCreatedByBindery,
+	FieldSeq,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -166,6 +169,11 @@ func ByRef(opts ...sql.OrderTermOption) OrderOption {
 // ByCreatedByBindery orders the results by the created_by_bindery field.
 func ByCreatedByBindery(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedByBindery, opts...).ToFunc()
+}
+
+// BySeq orders the results by the seq field.
+func BySeq(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSeq, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

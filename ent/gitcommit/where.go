@@ -110,6 +110,11 @@ func CreatedByBindery(v bool) predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldEQ(FieldCreatedByBindery, v))
 }
 
+// Seq applies equality check predicate on the "seq" field. It's identical to SeqEQ.
+func Seq(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldEQ(FieldSeq, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldEQ(FieldCreatedAt, v))
@@ -588,6 +593,56 @@ func CreatedByBinderyEQ(v bool) predicate.GitCommit {
 // CreatedByBinderyNEQ applies the NEQ predicate on the "created_by_bindery" field.
 func CreatedByBinderyNEQ(v bool) predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldNEQ(FieldCreatedByBindery, v))
+}
+
+// SeqEQ applies the EQ predicate on the "seq" field.
+func SeqEQ(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldEQ(FieldSeq, v))
+}
+
+// SeqNEQ applies the NEQ predicate on the "seq" field.
+func SeqNEQ(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldNEQ(FieldSeq, v))
+}
+
+// SeqIn applies the In predicate on the "seq" field.
+func SeqIn(vs ...int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldIn(FieldSeq, vs...))
+}
+
+// SeqNotIn applies the NotIn predicate on the "seq" field.
+func SeqNotIn(vs ...int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldNotIn(FieldSeq, vs...))
+}
+
+// SeqGT applies the GT predicate on the "seq" field.
+func SeqGT(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldGT(FieldSeq, v))
+}
+
+// SeqGTE applies the GTE predicate on the "seq" field.
+func SeqGTE(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldGTE(FieldSeq, v))
+}
+
+// SeqLT applies the LT predicate on the "seq" field.
+func SeqLT(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldLT(FieldSeq, v))
+}
+
+// SeqLTE applies the LTE predicate on the "seq" field.
+func SeqLTE(v int64) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldLTE(FieldSeq, v))
+}
+
+// SeqIsNil applies the IsNil predicate on the "seq" field.
+func SeqIsNil() predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldIsNull(FieldSeq))
+}
+
+// SeqNotNil applies the NotNil predicate on the "seq" field.
+func SeqNotNil() predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldNotNull(FieldSeq))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -32,6 +32,8 @@ const (
 	FieldRoot = "root"
 	// FieldSealedToken holds the string denoting the sealed_token field in the database.
 	FieldSealedToken = "sealed_token"
+	// FieldSealedWebhookSecret holds the string denoting the sealed_webhook_secret field in the database.
+	FieldSealedWebhookSecret = "sealed_webhook_secret"
 	// FieldAuthorName holds the string denoting the author_name field in the database.
 	FieldAuthorName = "author_name"
 	// FieldAuthorEmail holds the string denoting the author_email field in the database.
@@ -89,6 +91,7 @@ var Columns = []string{
 	FieldBranch,
 	FieldRoot,
 	FieldSealedToken,
+	FieldSealedWebhookSecret,
 	FieldAuthorName,
 	FieldAuthorEmail,
 	FieldCommitMessage,

@@ -105,6 +105,11 @@ func SealedToken(v []byte) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldSealedToken, v))
 }
 
+// SealedWebhookSecret applies equality check predicate on the "sealed_webhook_secret" field. It's identical to SealedWebhookSecretEQ.
+func SealedWebhookSecret(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldSealedWebhookSecret, v))
+}
+
 // AuthorName applies equality check predicate on the "author_name" field. It's identical to AuthorNameEQ.
 func AuthorName(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldAuthorName, v))
@@ -608,6 +613,56 @@ func SealedTokenIsNil() predicate.GitSync {
 // SealedTokenNotNil applies the NotNil predicate on the "sealed_token" field.
 func SealedTokenNotNil() predicate.GitSync {
 	return predicate.GitSync(sql.FieldNotNull(FieldSealedToken))
+}
+
+// SealedWebhookSecretEQ applies the EQ predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretEQ(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldSealedWebhookSecret, v))
+}
+
+// SealedWebhookSecretNEQ applies the NEQ predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretNEQ(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldSealedWebhookSecret, v))
+}
+
+// SealedWebhookSecretIn applies the In predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretIn(vs ...[]byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldSealedWebhookSecret, vs...))
+}
+
+// SealedWebhookSecretNotIn applies the NotIn predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretNotIn(vs ...[]byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldSealedWebhookSecret, vs...))
+}
+
+// SealedWebhookSecretGT applies the GT predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretGT(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldSealedWebhookSecret, v))
+}
+
+// SealedWebhookSecretGTE applies the GTE predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretGTE(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldSealedWebhookSecret, v))
+}
+
+// SealedWebhookSecretLT applies the LT predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretLT(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldSealedWebhookSecret, v))
+}
+
+// SealedWebhookSecretLTE applies the LTE predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretLTE(v []byte) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldSealedWebhookSecret, v))
+}
+
+// SealedWebhookSecretIsNil applies the IsNil predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldSealedWebhookSecret))
+}
+
+// SealedWebhookSecretNotNil applies the NotNil predicate on the "sealed_webhook_secret" field.
+func SealedWebhookSecretNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldSealedWebhookSecret))
 }
 
 // AuthorNameEQ applies the EQ predicate on the "author_name" field.

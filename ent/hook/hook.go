@@ -189,6 +189,18 @@ func (f GitCommitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitCommitMutation", m)
 }
 
+// The GitPageFunc type is an adapter to allow the use of ordinary
+// function as GitPage mutator.
+type GitPageFunc func(context.Context, *ent.GitPageMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GitPageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GitPageMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GitPageMutation", m)
+}
+
 // The GitSyncFunc type is an adapter to allow the use of ordinary
 // function as GitSync mutator.
 type GitSyncFunc func(context.Context, *ent.GitSyncMutation) (ent.Value, error)

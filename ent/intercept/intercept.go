@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitpage"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -523,6 +524,33 @@ func (f TraverseGitCommit) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.GitCommitQuery", q)
+}
+
+// The GitPageFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GitPageFunc func(context.Context, *ent.GitPageQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GitPageFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GitPageQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GitPageQuery", q)
+}
+
+// The TraverseGitPage type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGitPage func(context.Context, *ent.GitPageQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGitPage) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGitPage) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitPageQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GitPageQuery", q)
 }
 
 // The GitSyncFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1584,6 +1612,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.FileBlobQuery, predicate.FileBlob, fileblob.OrderOption]{typ: ent.TypeFileBlob, tq: q}, nil
 	case *ent.GitCommitQuery:
 		return &query[*ent.GitCommitQuery, predicate.GitCommit, gitcommit.OrderOption]{typ: ent.TypeGitCommit, tq: q}, nil
+	case *ent.GitPageQuery:
+		return &query[*ent.GitPageQuery, predicate.GitPage, gitpage.OrderOption]{typ: ent.TypeGitPage, tq: q}, nil
 	case *ent.GitSyncQuery:
 		return &query[*ent.GitSyncQuery, predicate.GitSync, gitsync.OrderOption]{typ: ent.TypeGitSync, tq: q}, nil
 	case *ent.InviteLinkQuery:

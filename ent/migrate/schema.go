@@ -725,6 +725,7 @@ var (
 		{Name: "message", Type: field.TypeString, Size: 4096, Default: ""},
 		{Name: "ref", Type: field.TypeString, Size: 300},
 		{Name: "created_by_bindery", Type: field.TypeBool, Default: false},
+		{Name: "seq", Type: field.TypeInt64, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
 	}
@@ -736,13 +737,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_commits_organizations_organization",
-				Columns:    []*schema.Column{GitCommitsColumns[8]},
+				Columns:    []*schema.Column{GitCommitsColumns[9]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_commits_spaces_space",
-				Columns:    []*schema.Column{GitCommitsColumns[9]},
+				Columns:    []*schema.Column{GitCommitsColumns[10]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -751,12 +752,60 @@ var (
 			{
 				Name:    "gitcommit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitCommitsColumns[8]},
+				Columns: []*schema.Column{GitCommitsColumns[9]},
 			},
 			{
 				Name:    "gitcommit_revision_id",
 				Unique:  true,
 				Columns: []*schema.Column{GitCommitsColumns[3]},
+			},
+			{
+				Name:    "gitcommit_space_id_seq",
+				Unique:  false,
+				Columns: []*schema.Column{GitCommitsColumns[10], GitCommitsColumns[8]},
+			},
+		},
+	}
+	// GitPagesColumns holds the columns for the "git_pages" table.
+	GitPagesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "page_id", Type: field.TypeString, Size: 64},
+		{Name: "path", Type: field.TypeString, Size: 4096},
+		{Name: "oid", Type: field.TypeString, Size: 64},
+		{Name: "from_seq", Type: field.TypeInt64},
+		{Name: "to_seq", Type: field.TypeInt64, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// GitPagesTable holds the schema information for the "git_pages" table.
+	GitPagesTable = &schema.Table{
+		Name:       "git_pages",
+		Columns:    GitPagesColumns,
+		PrimaryKey: []*schema.Column{GitPagesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "git_pages_organizations_organization",
+				Columns:    []*schema.Column{GitPagesColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "git_pages_spaces_space",
+				Columns:    []*schema.Column{GitPagesColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitpage_space_id_page_id_from_seq",
+				Unique:  false,
+				Columns: []*schema.Column{GitPagesColumns[7], GitPagesColumns[1], GitPagesColumns[4]},
+			},
+			{
+				Name:    "gitpage_space_id_to_seq",
+				Unique:  false,
+				Columns: []*schema.Column{GitPagesColumns[7], GitPagesColumns[5]},
 			},
 		},
 	}
@@ -769,6 +818,7 @@ var (
 		{Name: "branch", Type: field.TypeString, Size: 255},
 		{Name: "root", Type: field.TypeString, Size: 1024, Default: ""},
 		{Name: "sealed_token", Type: field.TypeBytes, Nullable: true},
+		{Name: "sealed_webhook_secret", Type: field.TypeBytes, Nullable: true},
 		{Name: "author_name", Type: field.TypeString, Size: 200, Default: "Bindery"},
 		{Name: "author_email", Type: field.TypeString, Size: 320, Default: "bindery@localhost"},
 		{Name: "commit_message", Type: field.TypeString, Size: 4096, Default: ""},
@@ -792,13 +842,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_syncs_organizations_organization",
-				Columns:    []*schema.Column{GitSyncsColumns[19]},
+				Columns:    []*schema.Column{GitSyncsColumns[20]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_syncs_spaces_space",
-				Columns:    []*schema.Column{GitSyncsColumns[20]},
+				Columns:    []*schema.Column{GitSyncsColumns[21]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -807,12 +857,12 @@ var (
 			{
 				Name:    "gitsync_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncsColumns[19]},
+				Columns: []*schema.Column{GitSyncsColumns[20]},
 			},
 			{
 				Name:    "gitsync_space_id",
 				Unique:  true,
-				Columns: []*schema.Column{GitSyncsColumns[20]},
+				Columns: []*schema.Column{GitSyncsColumns[21]},
 			},
 		},
 	}
@@ -2460,6 +2510,7 @@ var (
 		EventsTable,
 		FileBlobsTable,
 		GitCommitsTable,
+		GitPagesTable,
 		GitSyncsTable,
 		InviteLinksTable,
 		JobsTable,
@@ -2543,6 +2594,8 @@ func init() {
 	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GitCommitsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GitCommitsTable.ForeignKeys[1].RefTable = SpacesTable
+	GitPagesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GitPagesTable.ForeignKeys[1].RefTable = SpacesTable
 	GitSyncsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GitSyncsTable.ForeignKeys[1].RefTable = SpacesTable
 	InviteLinksTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -51,6 +51,9 @@ type FileBlob func(*sql.Selector)
 // GitCommit is the predicate function for gitcommit builders.
 type GitCommit func(*sql.Selector)
 
+// GitPage is the predicate function for gitpage builders.
+type GitPage func(*sql.Selector)
+
 // GitSync is the predicate function for gitsync builders.
 type GitSync func(*sql.Selector)
 

@@ -471,6 +471,30 @@ func (f GitCommitMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GitCommitMutation", m)
 }
 
+// The GitPageQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GitPageQueryRuleFunc func(context.Context, *ent.GitPageQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GitPageQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GitPageQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GitPageQuery", q)
+}
+
+// The GitPageMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GitPageMutationRuleFunc func(context.Context, *ent.GitPageMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GitPageMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GitPageMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GitPageMutation", m)
+}
+
 // The GitSyncQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type GitSyncQueryRuleFunc func(context.Context, *ent.GitSyncQuery) error
@@ -1448,6 +1472,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.GitCommitQuery:
 		return q.Filter(), nil
+	case *ent.GitPageQuery:
+		return q.Filter(), nil
 	case *ent.GitSyncQuery:
 		return q.Filter(), nil
 	case *ent.InviteLinkQuery:
@@ -1560,6 +1586,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.FileBlobMutation:
 		return m.Filter(), nil
 	case *ent.GitCommitMutation:
+		return m.Filter(), nil
+	case *ent.GitPageMutation:
 		return m.Filter(), nil
 	case *ent.GitSyncMutation:
 		return m.Filter(), nil

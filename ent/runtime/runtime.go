@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitpage"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -1250,6 +1251,104 @@ func init() {
 			return nil
 		}
 	}()
+	gitpageMixin := schema.GitPage{}.Mixin()
+	gitpage.Policy = privacy.NewPolicies(gitpageMixin[0], schema.GitPage{})
+	gitpage.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := gitpage.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	gitpageMixinFields0 := gitpageMixin[0].Fields()
+	_ = gitpageMixinFields0
+	gitpageMixinFields1 := gitpageMixin[1].Fields()
+	_ = gitpageMixinFields1
+	gitpageFields := schema.GitPage{}.Fields()
+	_ = gitpageFields
+	// gitpageDescOrganizationID is the schema descriptor for organization_id field.
+	gitpageDescOrganizationID := gitpageMixinFields1[0].Descriptor()
+	// gitpage.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	gitpage.OrganizationIDValidator = gitpageDescOrganizationID.Validators[0].(func(string) error)
+	// gitpageDescSpaceID is the schema descriptor for space_id field.
+	gitpageDescSpaceID := gitpageFields[0].Descriptor()
+	// gitpage.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	gitpage.SpaceIDValidator = gitpageDescSpaceID.Validators[0].(func(string) error)
+	// gitpageDescPageID is the schema descriptor for page_id field.
+	gitpageDescPageID := gitpageFields[1].Descriptor()
+	// gitpage.PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	gitpage.PageIDValidator = func() func(string) error {
+		validators := gitpageDescPageID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(page_id string) error {
+			for _, fn := range fns {
+				if err := fn(page_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitpageDescPath is the schema descriptor for path field.
+	gitpageDescPath := gitpageFields[2].Descriptor()
+	// gitpage.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	gitpage.PathValidator = func() func(string) error {
+		validators := gitpageDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitpageDescOid is the schema descriptor for oid field.
+	gitpageDescOid := gitpageFields[3].Descriptor()
+	// gitpage.OidValidator is a validator for the "oid" field. It is called by the builders before save.
+	gitpage.OidValidator = func() func(string) error {
+		validators := gitpageDescOid.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(oid string) error {
+			for _, fn := range fns {
+				if err := fn(oid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// gitpageDescID is the schema descriptor for id field.
+	gitpageDescID := gitpageMixinFields0[0].Descriptor()
+	// gitpage.DefaultID holds the default value on creation for the id field.
+	gitpage.DefaultID = gitpageDescID.Default.(func() string)
+	// gitpage.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitpage.IDValidator = func() func(string) error {
+		validators := gitpageDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	gitsyncMixin := schema.GitSync{}.Mixin()
 	gitsync.Policy = privacy.NewPolicies(gitsyncMixin[0], schema.GitSync{})
 	gitsync.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1329,37 +1428,37 @@ func init() {
 	// gitsync.RootValidator is a validator for the "root" field. It is called by the builders before save.
 	gitsync.RootValidator = gitsyncDescRoot.Validators[0].(func(string) error)
 	// gitsyncDescAuthorName is the schema descriptor for author_name field.
-	gitsyncDescAuthorName := gitsyncFields[5].Descriptor()
+	gitsyncDescAuthorName := gitsyncFields[6].Descriptor()
 	// gitsync.DefaultAuthorName holds the default value on creation for the author_name field.
 	gitsync.DefaultAuthorName = gitsyncDescAuthorName.Default.(string)
 	// gitsync.AuthorNameValidator is a validator for the "author_name" field. It is called by the builders before save.
 	gitsync.AuthorNameValidator = gitsyncDescAuthorName.Validators[0].(func(string) error)
 	// gitsyncDescAuthorEmail is the schema descriptor for author_email field.
-	gitsyncDescAuthorEmail := gitsyncFields[6].Descriptor()
+	gitsyncDescAuthorEmail := gitsyncFields[7].Descriptor()
 	// gitsync.DefaultAuthorEmail holds the default value on creation for the author_email field.
 	gitsync.DefaultAuthorEmail = gitsyncDescAuthorEmail.Default.(string)
 	// gitsync.AuthorEmailValidator is a validator for the "author_email" field. It is called by the builders before save.
 	gitsync.AuthorEmailValidator = gitsyncDescAuthorEmail.Validators[0].(func(string) error)
 	// gitsyncDescCommitMessage is the schema descriptor for commit_message field.
-	gitsyncDescCommitMessage := gitsyncFields[7].Descriptor()
+	gitsyncDescCommitMessage := gitsyncFields[8].Descriptor()
 	// gitsync.DefaultCommitMessage holds the default value on creation for the commit_message field.
 	gitsync.DefaultCommitMessage = gitsyncDescCommitMessage.Default.(string)
 	// gitsync.CommitMessageValidator is a validator for the "commit_message" field. It is called by the builders before save.
 	gitsync.CommitMessageValidator = gitsyncDescCommitMessage.Validators[0].(func(string) error)
 	// gitsyncDescOperationError is the schema descriptor for operation_error field.
-	gitsyncDescOperationError := gitsyncFields[12].Descriptor()
+	gitsyncDescOperationError := gitsyncFields[13].Descriptor()
 	// gitsync.OperationErrorValidator is a validator for the "operation_error" field. It is called by the builders before save.
 	gitsync.OperationErrorValidator = gitsyncDescOperationError.Validators[0].(func(string) error)
 	// gitsyncDescCommit is the schema descriptor for commit field.
-	gitsyncDescCommit := gitsyncFields[13].Descriptor()
+	gitsyncDescCommit := gitsyncFields[14].Descriptor()
 	// gitsync.CommitValidator is a validator for the "commit" field. It is called by the builders before save.
 	gitsync.CommitValidator = gitsyncDescCommit.Validators[0].(func(string) error)
 	// gitsyncDescRevisionID is the schema descriptor for revision_id field.
-	gitsyncDescRevisionID := gitsyncFields[14].Descriptor()
+	gitsyncDescRevisionID := gitsyncFields[15].Descriptor()
 	// gitsync.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
 	gitsync.RevisionIDValidator = gitsyncDescRevisionID.Validators[0].(func(string) error)
 	// gitsyncDescChangeRequestID is the schema descriptor for change_request_id field.
-	gitsyncDescChangeRequestID := gitsyncFields[16].Descriptor()
+	gitsyncDescChangeRequestID := gitsyncFields[17].Descriptor()
 	// gitsync.ChangeRequestIDValidator is a validator for the "change_request_id" field. It is called by the builders before save.
 	gitsync.ChangeRequestIDValidator = gitsyncDescChangeRequestID.Validators[0].(func(string) error)
 	// gitsyncDescID is the schema descriptor for id field.

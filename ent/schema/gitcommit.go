@@ -27,6 +27,9 @@ func (GitCommit) Fields() []ent.Field {
 		field.String("message").Immutable().Default("").MaxLen(4096),
 		field.String("ref").Immutable().NotEmpty().MaxLen(300),
 		field.Bool("created_by_bindery").Immutable().Default(false),
+		// seq numbers the space's synced commits in the order they were recorded (its pages'
+		// GitPage runs count in it); null on a row written before pages had their git blobs.
+		field.Int64("seq").Optional().Nillable().Immutable(),
 	}
 }
 
@@ -40,7 +43,7 @@ func (GitCommit) Edges() []ent.Edge {
 
 // Indexes of GitCommit: one commit per revision.
 func (GitCommit) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("revision_id").Unique()}
+	return []ent.Index{index.Fields("revision_id").Unique(), index.Fields("space_id", "seq")}
 }
 
 // Policy of GitCommit: whoever may read a space reads the commits of its revisions; the sync

@@ -29,6 +29,9 @@ func (GitSync) Fields() []ent.Field {
 		// root is the folder of the repository the content is in ("" for the top).
 		field.String("root").Default("").MaxLen(1024),
 		field.Bytes("sealed_token").Sensitive().Optional().Nillable(),
+		// sealed_webhook_secret authenticates the git host's push webhook (sealed with a server
+		// key; shown once when made).
+		field.Bytes("sealed_webhook_secret").Sensitive().Optional().Nillable(),
 		field.String("author_name").Default("Bindery").MaxRuneLen(200),
 		field.String("author_email").Default("bindery@localhost").MaxLen(320),
 		// commit_message is the message of the call that linked the space, for the commits of

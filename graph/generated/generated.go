@@ -426,6 +426,7 @@ type ComplexityRoot struct {
 		Description     func(childComplexity int) int
 		Document        func(childComplexity int) int
 		Emoji           func(childComplexity int) int
+		Git             func(childComplexity int) int
 		Hidden          func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Markdown        func(childComplexity int) int
@@ -525,6 +526,7 @@ type ComplexityRoot struct {
 		ChangeRequest        func(childComplexity int) int
 		Commit               func(childComplexity int) int
 		HasToken             func(childComplexity int) int
+		HasWebhookSecret     func(childComplexity int) int
 		Operation            func(childComplexity int) int
 		Ref                  func(childComplexity int) int
 		RepoProjectDirectory func(childComplexity int) int
@@ -539,6 +541,11 @@ type ComplexityRoot struct {
 		Error     func(childComplexity int) int
 		StartedAt func(childComplexity int) int
 		State     func(childComplexity int) int
+	}
+
+	GitSyncWebhook struct {
+		Secret func(childComplexity int) int
+		URL    func(childComplexity int) int
 	}
 
 	InsertedFile struct {
@@ -758,6 +765,7 @@ type ComplexityRoot struct {
 		RevokeCollectionAccess         func(childComplexity int, collectionID string, subject model.GrantSubjectInput) int
 		RevokeSCIMToken                func(childComplexity int, organizationID string, id string) int
 		RevokeSpaceAccess              func(childComplexity int, spaceID string, subject model.GrantSubjectInput) int
+		RotateGitSyncWebhookSecret     func(childComplexity int, spaceID string) int
 		RotateWebhookSecret            func(childComplexity int, organizationID string, id string) int
 		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
 		SetSpaceCustomFields           func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
@@ -959,6 +967,11 @@ type ComplexityRoot struct {
 		OwnTeam            func(childComplexity int) int
 		View               func(childComplexity int) int
 		ViewBilling        func(childComplexity int) int
+	}
+
+	PageGit struct {
+		Oid  func(childComplexity int) int
+		Path func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -1785,6 +1798,8 @@ type CommentTargetResolver interface {
 type ContentPageResolver interface {
 	Markdown(ctx context.Context, obj *model.ContentPage) (*string, error)
 	Document(ctx context.Context, obj *model.ContentPage) (any, error)
+
+	Git(ctx context.Context, obj *model.ContentPage) (*model.PageGit, error)
 }
 type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error)
@@ -1796,6 +1811,7 @@ type GitSyncResolver interface {
 	Ref(ctx context.Context, obj *ent.GitSync) (string, error)
 	RepoProjectDirectory(ctx context.Context, obj *ent.GitSync) (string, error)
 	HasToken(ctx context.Context, obj *ent.GitSync) (bool, error)
+	HasWebhookSecret(ctx context.Context, obj *ent.GitSync) (bool, error)
 
 	Revision(ctx context.Context, obj *ent.GitSync) (*string, error)
 	ChangeRequest(ctx context.Context, obj *ent.GitSync) (*string, error)
@@ -1844,6 +1860,7 @@ type MutationResolver interface {
 	SetSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
 	ExportToGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
 	ImportGitRepository(ctx context.Context, spaceID string, input model.GitRepositoryInput) (bool, error)
+	RotateGitSyncWebhookSecret(ctx context.Context, spaceID string) (*model.GitSyncWebhook, error)
 	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events []any, shareKey *string, visitorToken *string) (bool, error)
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
@@ -3473,6 +3490,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentPage.Emoji(childComplexity), true
+	case "ContentPage.git":
+		if e.ComplexityRoot.ContentPage.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.Git(childComplexity), true
 	case "ContentPage.hidden":
 		if e.ComplexityRoot.ContentPage.Hidden == nil {
 			break
@@ -3829,6 +3852,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSync.HasToken(childComplexity), true
+	case "GitSync.hasWebhookSecret":
+		if e.ComplexityRoot.GitSync.HasWebhookSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.HasWebhookSecret(childComplexity), true
 	case "GitSync.operation":
 		if e.ComplexityRoot.GitSync.Operation == nil {
 			break
@@ -3896,6 +3925,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSyncOperation.State(childComplexity), true
+
+	case "GitSyncWebhook.secret":
+		if e.ComplexityRoot.GitSyncWebhook.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncWebhook.Secret(childComplexity), true
+	case "GitSyncWebhook.url":
+		if e.ComplexityRoot.GitSyncWebhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncWebhook.URL(childComplexity), true
 
 	case "InsertedFile.contentType":
 		if e.ComplexityRoot.InsertedFile.ContentType == nil {
@@ -5209,6 +5251,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeSpaceAccess(childComplexity, args["spaceId"].(string), args["subject"].(model.GrantSubjectInput)), true
+	case "Mutation.rotateGitSyncWebhookSecret":
+		if e.ComplexityRoot.Mutation.RotateGitSyncWebhookSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateGitSyncWebhookSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateGitSyncWebhookSecret(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.rotateWebhookSecret":
 		if e.ComplexityRoot.Mutation.RotateWebhookSecret == nil {
 			break
@@ -6490,6 +6543,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrganizationPermissions.ViewBilling(childComplexity), true
+
+	case "PageGit.oid":
+		if e.ComplexityRoot.PageGit.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageGit.Oid(childComplexity), true
+	case "PageGit.path":
+		if e.ComplexityRoot.PageGit.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageGit.Path(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -10821,6 +10887,19 @@ extend type Mutation {
   head at once into a new change request and links nothing. True once queued (or done).
   """
   importGitRepository(spaceId: ID!, input: GitRepositoryInput!): Boolean!
+  """
+  Makes a new secret for the push webhook of the space's link (the space's admins), replacing the
+  former one, which stops working. The secret is in this answer only. NOT_FOUND without a link.
+  """
+  rotateGitSyncWebhookSecret(spaceId: ID!): GitSyncWebhook!
+}
+
+"The push webhook a git host (GitHub, GitLab, Gitea, Forgejo) calls so that a push imports at once."
+type GitSyncWebhook {
+  "The URL the host posts its push events to (JSON)."
+  url: String!
+  "The webhook's secret (GitHub's and Gitea's secret, GitLab's secret token). Shown once, never again."
+  secret: String!
 }
 
 input GitRepositoryInput {
@@ -10846,6 +10925,8 @@ type GitSync {
   repoProjectDirectory: String!
   "Whether a token is kept for the repository."
   hasToken: Boolean!
+  "Whether the link has a push webhook secret (rotateGitSyncWebhookSecret)."
+  hasWebhookSecret: Boolean!
   "The head of the branch after the last successful sync."
   commit: String
   "The revision of the space the branch mirrors."
@@ -10891,6 +10972,19 @@ type RevisionGit {
   ref: String!
   "Whether Bindery made the commit (an export)."
   createdByGitBook: Boolean!
+}
+
+extend type ContentPage {
+  "Where the page is in the git commit its revision was exported to or imported from (Git Sync); null for a group, or a revision without a commit."
+  git: PageGit
+}
+
+"A page's Markdown file in a git commit (the reference's GitSyncBlob)."
+type PageGit {
+  "The hash of the file's blob, as git hash-object gives it."
+  oid: String!
+  "The file's path from the top of the repository."
+  path: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema/history.graphqls", Input: `# ---------------------------------------------------------------- History
@@ -14045,6 +14139,8 @@ func (ec *executionContext) childFields_ContentPage(ctx context.Context, field g
 		return ec.fieldContext_ContentPage_document(ctx, field)
 	case "children":
 		return ec.fieldContext_ContentPage_children(ctx, field)
+	case "git":
+		return ec.fieldContext_ContentPage_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentPage", field.Name)
 }
@@ -14227,6 +14323,8 @@ func (ec *executionContext) childFields_GitSync(ctx context.Context, field graph
 		return ec.fieldContext_GitSync_repoProjectDirectory(ctx, field)
 	case "hasToken":
 		return ec.fieldContext_GitSync_hasToken(ctx, field)
+	case "hasWebhookSecret":
+		return ec.fieldContext_GitSync_hasWebhookSecret(ctx, field)
 	case "commit":
 		return ec.fieldContext_GitSync_commit(ctx, field)
 	case "revision":
@@ -14255,6 +14353,16 @@ func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, fi
 		return ec.fieldContext_GitSyncOperation_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperation", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncWebhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_GitSyncWebhook_url(ctx, field)
+	case "secret":
+		return ec.fieldContext_GitSyncWebhook_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncWebhook", field.Name)
 }
 
 func (ec *executionContext) childFields_InsertedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14861,6 +14969,16 @@ func (ec *executionContext) childFields_OrganizationPermissions(ctx context.Cont
 		return ec.fieldContext_OrganizationPermissions_installIntegration(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_PageGit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_PageGit_oid(ctx, field)
+	case "path":
+		return ec.fieldContext_PageGit_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageGit", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18632,6 +18750,20 @@ func (ec *executionContext) field_Mutation_revokeSpaceAccess_args(ctx context.Co
 		return nil, err
 	}
 	args["subject"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rotateGitSyncWebhookSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
 	return args, nil
 }
 
@@ -27214,6 +27346,38 @@ func (ec *executionContext) fieldContext_ContentPage_children(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _ContentPage_git(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentPage_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentPage().Git(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageGit) graphql.Marshaler {
+			return ec.marshalOPageGit2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageGit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentPage_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageGit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ContentPageChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContentPageChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28476,6 +28640,29 @@ func (ec *executionContext) fieldContext_GitSync_hasToken(_ context.Context, fie
 	return graphql.NewScalarFieldContext("GitSync", field, true, true, "Boolean")
 }
 
+func (ec *executionContext) _GitSync_hasWebhookSecret(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_hasWebhookSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().HasWebhookSecret(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_hasWebhookSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "Boolean")
+}
+
 func (ec *executionContext) _GitSync_commit(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28713,6 +28900,52 @@ func (ec *executionContext) _GitSyncOperation_error(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_GitSyncOperation_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncWebhook_url(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncWebhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncWebhook_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncWebhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncWebhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncWebhook_secret(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncWebhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncWebhook_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncWebhook_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncWebhook", field, false, false, "String")
 }
 
 func (ec *executionContext) _InsertedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.InsertedFile) (ret graphql.Marshaler) {
@@ -31625,6 +31858,50 @@ func (ec *executionContext) fieldContext_Mutation_importGitRepository(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateGitSyncWebhookSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateGitSyncWebhookSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateGitSyncWebhookSecret(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncWebhook) graphql.Marshaler {
+			return ec.marshalNGitSyncWebhook2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateGitSyncWebhookSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncWebhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateGitSyncWebhookSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -39168,6 +39445,52 @@ func (ec *executionContext) _OrganizationPermissions_installIntegration(ctx cont
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_installIntegration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageGit_oid(ctx context.Context, field graphql.CollectedField, obj *model.PageGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageGit_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Oid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageGit_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageGit_path(ctx context.Context, field graphql.CollectedField, obj *model.PageGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageGit_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageGit_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageGit", field, false, false, "String")
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -59621,6 +59944,12 @@ func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "git":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ContentPage_git(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60263,6 +60592,12 @@ func (ec *executionContext) _GitSync(ctx context.Context, sel ast.SelectionSet, 
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._GitSync_hasToken(ctx, field, obj)
 				})
+		case "hasWebhookSecret":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_hasWebhookSecret(ctx, field, obj)
+				})
 		case "commit":
 			out.Values[i] = ec._GitSync_commit(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -60342,6 +60677,44 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 		case "error":
 			out.Values[i] = ec._GitSyncOperation_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var gitSyncWebhookImplementors = []string{"GitSyncWebhook"}
+
+func (ec *executionContext) _GitSyncWebhook(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncWebhook) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncWebhookImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncWebhook")
+		case "url":
+			out.Values[i] = ec._GitSyncWebhook_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._GitSyncWebhook_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -61526,6 +61899,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "importGitRepository":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importGitRepository(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rotateGitSyncWebhookSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateGitSyncWebhookSecret(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -63223,6 +63603,44 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 			}
 		case "installIntegration":
 			out.Values[i] = ec._OrganizationPermissions_installIntegration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageGitImplementors = []string{"PageGit"}
+
+func (ec *executionContext) _PageGit(ctx context.Context, sel ast.SelectionSet, obj *model.PageGit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageGitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageGit")
+		case "oid":
+			out.Values[i] = ec._PageGit_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._PageGit_path(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -69622,6 +70040,14 @@ func (ec *executionContext) marshalNGitSyncOperationState2githubᚗcomᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalNGitSyncWebhook2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGitSyncWebhook(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncWebhook) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GitSyncWebhook!")
+		return graphql.Null
+	}
+	return ec._GitSyncWebhook(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNGrantAccessInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx context.Context, v any) (model.GrantAccessInput, error) {
 	res, err := ec.unmarshalInputGrantAccessInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -72628,6 +73054,13 @@ func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyhqᚋb
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPageGit2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageGit(ctx context.Context, sel ast.SelectionSet, v *model.PageGit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PageGit(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOPublishedURLVisitorInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedURLVisitorInput(ctx context.Context, v any) (*model.PublishedURLVisitorInput, error) {

@@ -9,8 +9,9 @@ import (
 // read together (one level).
 type ContentPage struct {
 	*tree.Page
-	Path     string
-	Children []*ContentPage
+	Path       string
+	RevisionID string // the revision whose tree it is in
+	Children   []*ContentPage
 }
 
 // ConditionOrNull is the page's condition, nil for none.

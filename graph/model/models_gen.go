@@ -559,6 +559,14 @@ type GitSyncOperation struct {
 	Error *string `json:"error,omitempty"`
 }
 
+// The push webhook a git host (GitHub, GitLab, Gitea, Forgejo) calls so that a push imports at once.
+type GitSyncWebhook struct {
+	// The URL the host posts its push events to (JSON).
+	URL string `json:"url"`
+	// The webhook's secret (GitHub's and Gitea's secret, GitLab's secret token). Shown once, never again.
+	Secret string `json:"secret"`
+}
+
 // Users and/or teams of the organization (at least one in all, at most 100) to grant a role to.
 type GrantAccessInput struct {
 	Role  viewer.Role `json:"role"`
@@ -794,6 +802,14 @@ type OrganizationPermissions struct {
 	ListIntegrations   bool `json:"listIntegrations"`
 	ListInstallations  bool `json:"listInstallations"`
 	InstallIntegration bool `json:"installIntegration"`
+}
+
+// A page's Markdown file in a git commit (the reference's GitSyncBlob).
+type PageGit struct {
+	// The hash of the file's blob, as git hash-object gives it.
+	Oid string `json:"oid"`
+	// The file's path from the top of the repository.
+	Path string `json:"path"`
 }
 
 type PageInfo struct {

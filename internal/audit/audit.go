@@ -69,6 +69,13 @@ const (
 
 	MergeRulesBypassed = "change_request.merge_rules_bypassed"
 
+	// Git Sync: a space linked to a branch, a sync's commit exported or imported (by the sync
+	// job, source integration), the push webhook's secret made anew.
+	GitSyncLinked               = "git_sync.linked"
+	GitSyncExported             = "git_sync.exported"
+	GitSyncImported             = "git_sync.imported"
+	GitSyncWebhookSecretRotated = "git_sync.webhook_secret_rotated"
+
 	// BackupCreated is the server's data copied into an archive (bindery backup), BackupRestored
 	// a data directory made from one (bindery restore): operators' actions on every organization.
 	BackupCreated  = "backup.created"
@@ -96,6 +103,8 @@ var Actions = []Action{
 	{WebhookCreated, "Webhook created"}, {WebhookUpdated, "Webhook changed"}, {WebhookDeleted, "Webhook deleted"},
 	{WebhookSecretRotated, "Webhook secret rotated"},
 	{MergeRulesBypassed, "Merge rules bypassed"},
+	{GitSyncLinked, "Space linked to a git repository"}, {GitSyncExported, "Space exported to git"},
+	{GitSyncImported, "Git commits imported into a space"}, {GitSyncWebhookSecretRotated, "Git Sync webhook secret rotated"},
 	{BackupCreated, "Server backed up"}, {BackupRestored, "Server restored from a backup"},
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/changerequests"
 	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/content/importer"
@@ -72,8 +73,13 @@ func (svc *Service) importStandalone(ctx context.Context, s *ent.Space, r Remote
 		if err != nil {
 			return err
 		}
-		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, Branch: r.Branch}
-		return recordCommit(sys, tx, link, rev.ID, outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message})
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: r.URL, Branch: r.Branch}
+		entry := syncEntry(audit.GitSyncImported, link, snap.Commit, rev.ID, map[string]any{"standalone": true})
+		if err := audit.Record(ctx, tx.Client(), entry); err != nil {
+			return err
+		}
+		return recordCommit(sys, tx, link, rev.ID, outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit,
+			message: snap.Message, pages: pageBlobs(laid.Paths, snap.Blobs)})
 	})
 }
 
@@ -113,7 +119,8 @@ func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.Git
 		return failed(err)
 	}
 	forced := !snap.Follows
-	o := outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message}
+	o := outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message,
+		pages: pageBlobs(laid.Paths, snap.Blobs)}
 	var cr *ent.ChangeRequest
 	err = txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
 		if err := j.Hold(sys, tx); err != nil {
@@ -209,7 +216,7 @@ func (svc *Service) intoMain(ctx context.Context, tx *ent.Tx, s *ent.Space, base
 		return base, nil
 	}
 	rv := svc.Revisions()
-	rev, err := rv.WriteLaid(ctx, tx, s, nil, base, revisions.Laid(*laid))
+	rev, err := rv.WriteLaid(ctx, tx, s, nil, base, written(laid))
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +238,7 @@ func (svc *Service) intoChangeRequest(ctx context.Context, tx *ent.Tx, s *ent.Sp
 			return nil, nil, err
 		}
 	}
-	rev, err := svc.Revisions().WriteLaid(ctx, tx, s, &cr.ID, base, revisions.Laid(*laid))
+	rev, err := svc.Revisions().WriteLaid(ctx, tx, s, &cr.ID, base, written(laid))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -272,6 +279,11 @@ func (svc *Service) lay(ctx context.Context, baseID, root string, snap *Snapshot
 	}
 	laid, err := format.Import(format.Space{Tree: t, Bodies: bodies, Root: root}, uploads(snap.Files), env)
 	return base, laid, err
+}
+
+// written is what of laid a revision writes.
+func written(laid *format.Imported) revisions.Laid {
+	return revisions.Laid{Tree: laid.Tree, Changed: laid.Changed, Bodies: laid.Bodies, Blobs: laid.Blobs}
 }
 
 // uploads are files as the importer reads them.

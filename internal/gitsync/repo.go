@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"net/http"
@@ -195,7 +196,15 @@ type Changes struct {
 // pushes it (Commit with Changes.Whole).
 func Publish(ctx context.Context, r Remote, parent, root string, files []File, author Signature, message string) (string, error) {
 	whole := func(func(string) bool) (Changes, error) { return Changes{Files: files, Whole: true}, nil }
-	return Commit(ctx, r, parent, root, whole, author, message)
+	c, err := Commit(ctx, r, parent, root, whole, author, message)
+	return c.Hash, err
+}
+
+// Pushed is the branch's head after a Commit.
+type Pushed struct {
+	Hash string
+	// Blobs are the hashes of the head's files by path from the top of the repository.
+	Blobs map[string]string
 }
 
 // Plan says what a commit changes, given which files the branch's head has.
@@ -208,34 +217,38 @@ type Plan func(has func(path string) bool) (Changes, error)
 //
 // parent is the head the branch must have ("" for any): when another commit is there (a push
 // since the last sync), nothing is pushed and the error is ErrMoved.
-func Commit(ctx context.Context, r Remote, parent, root string, plan Plan, author Signature, message string) (string, error) {
+func Commit(ctx context.Context, r Remote, parent, root string, plan Plan, author Signature, message string) (Pushed, error) {
 	repo, head, err := fetchHead(ctx, r)
 	if err != nil {
-		return "", err
+		return Pushed{}, err
 	}
 	if parent != "" && (head == nil || head.Hash.String() != parent) {
-		return "", ErrMoved
+		return Pushed{}, ErrMoved
 	}
 	var base *object.Tree
 	if head != nil {
 		if base, err = head.Tree(); err != nil {
-			return "", err
+			return Pushed{}, err
 		}
 	}
 	ch, err := plan(func(p string) bool { return base != nil && hasFile(base, p) })
 	if err != nil {
-		return "", err
+		return Pushed{}, err
 	}
 	edits, err := blobEdits(repo.Storer, base, root, ch)
 	if err != nil {
-		return "", err
+		return Pushed{}, err
 	}
 	hash, _, err := editTree(repo.Storer, base, edits)
 	if err != nil {
-		return "", err
+		return Pushed{}, err
+	}
+	blobs, err := treeBlobs(repo.Storer, hash)
+	if err != nil {
+		return Pushed{}, err
 	}
 	if head != nil && hash == head.TreeHash {
-		return head.Hash.String(), nil
+		return Pushed{Hash: head.Hash.String(), Blobs: blobs}, nil
 	}
 	sig := object.Signature{Name: author.Name, Email: author.Email, When: author.When}
 	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: hash}
@@ -244,17 +257,41 @@ func Commit(ctx context.Context, r Remote, parent, root string, plan Plan, autho
 	}
 	commit, err := store(repo.Storer, c)
 	if err != nil {
-		return "", err
+		return Pushed{}, err
 	}
 	if err := repo.Storer.SetReference(plumbing.NewHashReference(r.branch(), commit)); err != nil {
-		return "", err
+		return Pushed{}, err
 	}
 	err = repo.PushContext(ctx, &git.PushOptions{Auth: r.auth(),
 		RefSpecs: []config.RefSpec{config.RefSpec(r.branch() + ":" + r.branch())}})
 	if err != nil {
-		return "", remoteError("push to", r, err)
+		return Pushed{}, remoteError("push to", r, err)
 	}
-	return commit.String(), nil
+	return Pushed{Hash: commit.String(), Blobs: blobs}, nil
+}
+
+// treeBlobs are the hashes of the files of tree h by path, read from its tree objects (no blob
+// is read).
+func treeBlobs(s storer.EncodedObjectStorer, h plumbing.Hash) (map[string]string, error) {
+	t, err := object.GetTree(s, h)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Mode.IsFile() {
+			out[name] = e.Hash.String()
+		}
+	}
 }
 
 // hasFile reports whether the tree has a file at p.

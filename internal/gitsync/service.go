@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
@@ -90,11 +92,12 @@ func (svc *Service) Export(ctx context.Context, spaceID string, req Request) err
 		return err
 	}
 	if req.Standalone {
-		_, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
+		commit, _, err := svc.publish(ctx, s, remote, "", root, "", identity{}, req.CommitMessage)
 		if err != nil {
 			return apperr.Invalidf("%s", err.Error())
 		}
-		return nil
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: remote.URL, Branch: remote.Branch}
+		return audit.Record(ctx, svc.Client, syncEntry(audit.GitSyncExported, link, commit, *s.RevisionID, map[string]any{"standalone": true}))
 	}
 	return svc.link(ctx, s, remote, root, req.CommitMessage, gitsync.OperationDirectionExport)
 }
@@ -170,37 +173,56 @@ func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, mess
 			return err
 		}
 	}
-	create := svc.Client.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).SetOperationDirection(direction)
-	if sealed != nil {
-		create.SetSealedToken(sealed)
-	}
-	if by != "" {
-		create.SetLinkedBy(by)
-	}
 	same, err := svc.Client.GitSync.Query().Where(gitsync.SpaceID(s.ID), gitsync.URL(r.URL), gitsync.Branch(r.Branch),
 		gitsync.Root(root)).Exist(sys)
 	if err != nil {
 		return err
 	}
-	err = create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
-		u.SetCommitMessage(message).UpdateUpdatedAt()
-		if !same { // another branch: its first sync goes in the call's direction
-			u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).ClearCommit().ClearRevisionID().ClearChangeRequestID().
-				SetOperationDirection(direction).ClearOperationState().ClearOperationStartedAt().ClearOperationEndedAt().
-				ClearOperationError()
-		}
+	return txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
+		create := tx.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
+			SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).SetOperationDirection(direction)
 		if sealed != nil {
-			u.SetSealedToken(sealed)
+			create.SetSealedToken(sealed)
 		}
 		if by != "" {
-			u.SetLinkedBy(by)
+			create.SetLinkedBy(by)
 		}
-	}).Exec(sys)
-	if err != nil {
-		return err
+		err := create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
+			u.SetCommitMessage(message).UpdateUpdatedAt()
+			if !same { // another branch: its first sync goes in the call's direction
+				u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).ClearCommit().ClearRevisionID().ClearChangeRequestID().
+					SetOperationDirection(direction).ClearOperationState().ClearOperationStartedAt().ClearOperationEndedAt().
+					ClearOperationError()
+			}
+			if sealed != nil {
+				u.SetSealedToken(sealed)
+			}
+			if by != "" {
+				u.SetLinkedBy(by)
+			}
+		}).Exec(sys)
+		if err != nil {
+			return err
+		}
+		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: r.URL, Branch: r.Branch}
+		entry := syncEntry(audit.GitSyncLinked, link, "", "", map[string]any{"direction": direction.String(),
+			"repoProjectDirectory": root, "token": r.Token != ""})
+		if err := audit.Record(sys, tx.Client(), entry); err != nil {
+			return err
+		}
+		return svc.queueSync(sys, tx.Client(), s.ID)
+	})
+}
+
+// syncEntry is the audit entry of a Git Sync action on the link's space: the repository and
+// branch, the commit and revision when there are, and more.
+func syncEntry(action string, g *ent.GitSync, commit, revision string, more map[string]any) audit.Entry {
+	payload := map[string]any{"url": g.URL, "ref": "refs/heads/" + g.Branch}
+	if commit != "" {
+		payload["commit"], payload["revision"] = commit, revision
 	}
-	return svc.queueSync(sys, svc.Client, s.ID)
+	maps.Copy(payload, more)
+	return audit.Entry{Organization: g.OrganizationID, Action: action, TargetType: "space", TargetID: g.SpaceID, Payload: payload}
 }
 
 // tokenLabel binds a sealed token to its space: copied to another row it does not open.
@@ -296,13 +318,13 @@ func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error)
 		}
 	}
 	who, message := svc.authorOf(sys, s, g)
-	commit, err := svc.publish(runCtx, s, remote, parent, g.Root, since, who, message)
+	commit, pages, err := svc.publish(runCtx, s, remote, parent, g.Root, since, who, message)
 	again := time.Time{}
 	if errors.Is(err, ErrMoved) {
 		again = svc.Now(ctx) // the push comes first: it is imported at once
 	}
 	return again, svc.recordOutcome(sys, j, g, outcome{direction: gitsync.OperationDirectionExport,
-		revision: *s.RevisionID, commit: commit, message: message, failure: err})
+		revision: *s.RevisionID, commit: commit, message: message, failure: err, pages: pages})
 }
 
 // nextDirection is the direction of the link's next sync: a first import asked for and not
@@ -370,6 +392,8 @@ type outcome struct {
 	failure   error
 	// waiting is the change request of an import that waits for a person, "" for none.
 	waiting string
+	// pages are where the revision's pages are in the commit, by page id.
+	pages map[string]Blob
 }
 
 // recordOutcome writes how an operation ended, holding the job's lease.
@@ -401,20 +425,38 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 	if err := upd.Exec(ctx); err != nil {
 		return err
 	}
+	action, more := audit.GitSyncExported, map[string]any{}
+	if o.direction == gitsync.OperationDirectionImport {
+		action = audit.GitSyncImported
+		if o.waiting != "" {
+			more["changeRequest"] = o.waiting
+		}
+	}
+	if err := audit.Record(ctx, tx.Client(), syncEntry(action, g, o.commit, o.revision, more)); err != nil {
+		return err
+	}
 	return recordCommit(ctx, tx, g, o.revision, o)
 }
 
-// recordCommit records the commit a revision went with, unless the revision has one already
-// (an export of content an import brought).
+// recordCommit records the commit a revision went with, numbered after the space's last, and
+// where its pages are in it (o.pages), unless the revision has one already (an export of content
+// an import brought).
 func recordCommit(ctx context.Context, tx *ent.Tx, g *ent.GitSync, revisionID string, o outcome) error {
-	err := tx.GitCommit.Create().SetSpaceID(g.SpaceID).SetOrganizationID(g.OrganizationID).SetRevisionID(revisionID).
-		SetOid(o.commit).SetMessage(clip(o.message, 4000)).SetRef("refs/heads/" + g.Branch).
-		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).
-		OnConflictColumns(gitcommit.FieldRevisionID).DoNothing().Exec(ctx)
-	if err != nil && !txn.SkippedUpsert(err) {
+	seq, err := nextSeq(ctx, tx, g.SpaceID)
+	if err != nil {
 		return err
 	}
-	return nil
+	err = tx.GitCommit.Create().SetSpaceID(g.SpaceID).SetOrganizationID(g.OrganizationID).SetRevisionID(revisionID).
+		SetOid(o.commit).SetMessage(clip(o.message, 4000)).SetRef("refs/heads/" + g.Branch).
+		SetCreatedByBindery(o.direction == gitsync.OperationDirectionExport).SetSeq(seq).
+		OnConflictColumns(gitcommit.FieldRevisionID).DoNothing().Exec(ctx)
+	switch {
+	case txn.SkippedUpsert(err):
+		return nil
+	case err != nil:
+		return err
+	}
+	return recordPages(ctx, tx, g.SpaceID, g.OrganizationID, seq, o.pages)
 }
 
 func clip(s string, n int) string {
@@ -461,14 +503,15 @@ func (svc *Service) authorOf(ctx context.Context, s *ent.Space, g *ent.GitSync) 
 
 // publish exports the space's main content and commits it onto the remote's branch: as what
 // changed since revision since (the one the branch mirrors; "" for none) where that can be said
-// without laying out every page (exportPlan), else whole.
-func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root, since string, who identity, message string) (string, error) {
+// without laying out every page (exportPlan), else whole. Returns the branch's head and where
+// the pages are in it.
+func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent, root, since string, who identity, message string) (string, map[string]Blob, error) {
 	if s.RevisionID == nil {
-		return "", errors.New("the space has no content yet")
+		return "", nil, errors.New("the space has no content yet")
 	}
 	rev, t, err := svc.Contents.RevisionAndTree(ctx, *s.RevisionID)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if who == (identity{}) {
 		who = identity{"Bindery", "bindery@localhost"}
@@ -477,7 +520,11 @@ func (svc *Service) publish(ctx context.Context, s *ent.Space, r Remote, parent,
 		message = "Update from Bindery"
 	}
 	plan := svc.exportPlan(ctx, rev, t, root, since)
-	return Commit(ctx, r, parent, root, plan, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+	pushed, err := Commit(ctx, r, parent, root, plan, Signature{Name: who.name, Email: who.email, When: svc.Now(ctx)}, message)
+	if err != nil {
+		return "", nil, err
+	}
+	return pushed.Hash, pageBlobs(format.Paths(t, root), pushed.Blobs), nil
 }
 
 // exportPlan is the commit of an export of revision rev (its tree t): the files that differ from

@@ -35,6 +35,8 @@ type Snapshot struct {
 	Author  Signature
 	Message string
 	Files   []File
+	// Blobs are the hashes of the files read, by path.
+	Blobs   map[string]string
 	Skipped []string // what was left out and why, one line each
 	// Changed are the files that differ from those of the commit ReadSince was given (a removed
 	// one with nil data), when it was fetched and every change is a plain file's; nil otherwise.
@@ -155,6 +157,7 @@ type reader struct {
 
 // readTree reads the files of tree within limits, its folders depth first.
 func (s *Snapshot) readTree(store storer.EncodedObjectStorer, tree *object.Tree, limits Limits) error {
+	s.Blobs = map[string]string{}
 	return (&reader{s: s, store: store, limits: limits}).folder(tree, "", 0)
 }
 
@@ -208,6 +211,7 @@ func (r *reader) file(name string, hash plumbing.Hash) error {
 		return err
 	}
 	r.s.Files = append(r.s.Files, File{Path: name, Data: data})
+	r.s.Blobs[name] = hash.String()
 	return nil
 }
 

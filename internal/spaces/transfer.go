@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/commentreply"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/gitcommit"
+	"github.com/binderyhq/bindery/ent/gitpage"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
@@ -214,6 +215,9 @@ func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs []s
 		},
 		func() error {
 			return tx.GitCommit.Update().Where(gitcommit.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.GitPage.Update().Where(gitpage.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
 		},
 	}
 	for _, step := range steps {

@@ -70,6 +70,10 @@ func Export(s Space) ([]Entry, Layout) {
 	return entries, l.Layout
 }
 
+// Paths is where Export puts the tree's pages (a group has no file): page id → its Markdown
+// file from the top of the repository. It reads no body.
+func Paths(t *tree.Tree, root string) map[string]string { return newLayout(t, root).Pages }
+
 // pageMarkdown is the page's whole Markdown (front matter, title heading, body) with its links
 // to pages and files — and its GitBook blocks' (content-refs, files, figures) — rewritten to
 // their paths relative to the page's file. A link to a page or file the space does not have is

@@ -27,6 +27,9 @@ type Imported struct {
 	Changed []string          // keys of the entries that differ from the base tree
 	Bodies  map[string]string // the page bodies it adds, by hash
 	Blobs   []edit.Blob       // the bytes of the files it adds
+	// Paths are the Markdown files the pages were read from (or are at: a page read again keeps
+	// its file), page id → path from the top of the repository.
+	Paths map[string]string
 }
 
 // Import reads a repository's files (paths from its top; those outside base.Root are left out)
@@ -78,11 +81,12 @@ type match struct {
 	data   map[string][]byte // the repository's bytes by path
 	ids    map[string]string // fresh id → base id
 	bodies map[string]string
+	paths  map[string]string // fresh page id → the file it was read from, from the top of the repository
 }
 
 func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload) *match {
 	m := &match{base: base, fresh: fresh, lb: newLayout(base.Tree, ""), data: make(map[string][]byte, len(files)),
-		ids: map[string]string{}, bodies: map[string]string{}}
+		ids: map[string]string{}, bodies: map[string]string{}, paths: map[string]string{}}
 	for _, f := range files {
 		m.data[f.Path] = f.Data
 	}
@@ -101,6 +105,7 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 		switch {
 		case fresh.Tree.Page(id) != nil && src.Scheme == "file":
 			m.pair(id, at["page:"+p])
+			m.paths[id] = path.Join(base.Root, p)
 		case fresh.Tree.File(id) != nil:
 			if b := at["file:"+p]; b != "" && base.Tree.File(b) != nil {
 				m.ids[id] = b
@@ -130,7 +135,13 @@ func (m *match) id(fresh string) string {
 // result is the fresh tree with the base's ids, entries and order keys where they hold.
 func (m *match) result() *Imported {
 	var pages []*tree.Page
-	m.fresh.Tree.Walk(func(q *tree.Page, _ string) { pages = append(pages, m.page(q)) })
+	out := &Imported{Bodies: m.bodies, Paths: make(map[string]string, len(m.paths))}
+	m.fresh.Tree.Walk(func(q *tree.Page, _ string) {
+		pages = append(pages, m.page(q))
+		if p, ok := m.paths[q.ID]; ok {
+			out.Paths[m.id(q.ID)] = p
+		}
+	})
 	keepOrders(pages, m.base.Tree)
 	entries := make([]tree.Entry, 0, len(pages))
 	for _, p := range pages {
@@ -140,7 +151,6 @@ func (m *match) result() *Imported {
 	for _, b := range m.fresh.Blobs {
 		blobs[b.Hash] = b
 	}
-	out := &Imported{Bodies: m.bodies}
 	kept := map[string]bool{}
 	for _, f := range m.fresh.Tree.Files() {
 		file := m.file(f)
@@ -321,7 +331,7 @@ func Reimport(base Space, changed []importer.Upload, env edit.Env) (*Imported, b
 		t = o.Tree
 		maps.Copy(out.Bodies, o.Bodies)
 	}
-	out.Tree, out.Changed = t, changedKeys(base.Tree, t)
+	out.Tree, out.Changed, out.Paths = t, changedKeys(base.Tree, t), Paths(t, base.Root)
 	return out, true, nil
 }
 

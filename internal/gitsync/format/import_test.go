@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,10 @@ func TestImportOfTheOwnExportChangesNothing(t *testing.T) {
 		}
 		if len(got.Changed) != 0 || len(got.Bodies) != 0 || len(got.Blobs) != 0 {
 			t.Fatalf("root %q: changed %v, %d bodies, %d blobs", root, got.Changed, len(got.Bodies), len(got.Blobs))
+		}
+		// Every page was read from the file the export gave it (groups have none).
+		if want := Paths(base.Tree, root); !maps.Equal(got.Paths, want) {
+			t.Fatalf("root %q: read from %v, exported to %v", root, got.Paths, want)
 		}
 	}
 }
