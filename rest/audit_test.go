@@ -385,7 +385,8 @@ func TestAuditLogOfJobs(t *testing.T) {
 
 // TestAuditLogRecordsSettingsAndPublishing makes the administrative actions
 // TestAuditLogRecordsEachAction does not: a team renamed, a collection's merge rules, a site's
-// hostname and visibility, a site published and unpublished, a share link changed, a SAML
+// hostname (set and cleared) and visibility, the organization's default role and a space's
+// default level (decision 558), a site published and unpublished, a share link changed, a SAML
 // provider set up, and a merge that bypassed the merge rules; each is in the log once, by the
 // admin, naming its target, and a change that governs nothing (a site's title) is not.
 func TestAuditLogRecordsSettingsAndPublishing(t *testing.T) {
@@ -402,6 +403,10 @@ func TestAuditLogRecordsSettingsAndPublishing(t *testing.T) {
 	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"hostname": "docs.acme.test"}))
 	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"visibility": "unlisted"}))
 	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"title": "Docs 2"})) // not audited
+	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"hostname": nil}))   // a cleared hostname is a change of it
+	auditWant(t, e.Do(admin, "PATCH", o, map[string]any{"defaultRole": "read"}))
+	other := auditWant(t, e.Do(admin, "POST", o+"/spaces", map[string]any{"title": "Notes"}))["id"].(string)
+	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+other, map[string]any{"defaultLevel": "comment"}))
 	auditWant(t, e.Do(admin, "POST", st+"/publish", nil))
 	auditWant(t, e.Do(admin, "POST", st+"/unpublish", nil))
 	link := auditWant(t, e.Do(admin, "POST", st+"/share-links", map[string]any{"name": "Board"}))["id"].(string)
@@ -418,21 +423,27 @@ func TestAuditLogRecordsSettingsAndPublishing(t *testing.T) {
 		targetType, target, field string // field: one the payload's fields must hold ("" for none)
 	}
 	wants := map[string]want{
-		audit.TeamUpdated:               {"team", team, ""},
-		audit.CollectionSettingsChanged: {"collection", col, "merge_rules"},
-		audit.SitePublished:             {"site", site, ""},
-		audit.SiteUnpublished:           {"site", site, ""},
-		audit.ShareLinkUpdated:          {"share-link", link, ""},
-		audit.SSOConfigurationChanged:   {"saml-provider", saml, ""},
-		audit.MergeRulesBypassed:        {"change-request", cr, ""},
+		audit.TeamUpdated:                 {"team", team, ""},
+		audit.CollectionSettingsChanged:   {"collection", col, "merge_rules"},
+		audit.SitePublished:               {"site", site, ""},
+		audit.SiteUnpublished:             {"site", site, ""},
+		audit.ShareLinkUpdated:            {"share-link", link, ""},
+		audit.SSOConfigurationChanged:     {"saml-provider", saml, ""},
+		audit.MergeRulesBypassed:          {"change-request", cr, ""},
+		audit.OrganizationSettingsChanged: {"organization", org, "default_role"},
 	}
 	all := auditEvents(t, e, admin, org, "?limit=100").Items
 	seen := map[string]int{}
-	var siteFields [][]any
+	var siteFields, spaceFields [][]any
 	for _, it := range all {
 		seen[it.Action]++
 		if it.Actor.Type != "user" || it.Actor.ID != admin.UserID {
 			t.Errorf("%s: actor %+v, want the admin", it.Action, it.Actor)
+		}
+		if it.Action == audit.SpaceSettingsChanged { // merge rules (setRules), then the default level
+			fields, _ := it.Payload["fields"].([]any)
+			spaceFields = append(spaceFields, fields)
+			continue
 		}
 		if it.Action == audit.SiteSettingsChanged {
 			fields, _ := it.Payload["fields"].([]any)
@@ -460,8 +471,12 @@ func TestAuditLogRecordsSettingsAndPublishing(t *testing.T) {
 			t.Errorf("%s: %d audit events, want 1 (all: %v)", action, seen[action], seen)
 		}
 	}
-	// The hostname and the visibility, not the title.
-	if len(siteFields) != 2 || !slices.Contains(siteFields[1], any("hostname")) || !slices.Contains(siteFields[0], any("visibility")) {
+	// Newest first: the hostname cleared, the visibility, the hostname set; not the title.
+	if len(siteFields) != 3 || !slices.Contains(siteFields[0], any("hostname")) || !slices.Contains(siteFields[1], any("visibility")) ||
+		!slices.Contains(siteFields[2], any("hostname")) {
 		t.Errorf("site.settings_changed fields: %v", siteFields)
+	}
+	if len(spaceFields) != 2 || !slices.Contains(spaceFields[0], any("merge_rules")) || !slices.Contains(spaceFields[1], any("default_level")) {
+		t.Errorf("space.settings_changed fields: %v", spaceFields)
 	}
 }

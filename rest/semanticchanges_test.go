@@ -142,6 +142,7 @@ func TestRevisionSemanticChanges(t *testing.T) {
 							CreatedBy struct{ ID string }
 						}
 						ChangeRequest *struct{ Subject string }
+						Message       *string
 					}
 				}
 			}
@@ -149,7 +150,7 @@ func TestRevisionSemanticChanges(t *testing.T) {
 		read := func(t *testing.T, first int, after any) history {
 			t.Helper()
 			g := e.GraphQL(f.admin, `query($s: ID!, $n: Int, $a: String) { space(id: $s) { history(first: $n, after: $a) {
-				totalCount pageInfo { endCursor } edges { node { id type createdBy { id } } changeRequest { subject } } } } }`,
+				totalCount pageInfo { endCursor } edges { node { id type createdBy { id } } changeRequest { subject } message } } } }`,
 				map[string]any{"s": f.space, "n": first, "a": after})
 			var h history
 			if err := json.Unmarshal(g.Data, &h); err != nil || len(g.Errors) > 0 {
@@ -166,6 +167,9 @@ func TestRevisionSemanticChanges(t *testing.T) {
 			newest.Node.CreatedBy.ID != f.admin.UserID || merged.ChangeRequest == nil || merged.ChangeRequest.Subject != "First pages" ||
 			first.Node.ID != f.initial || first.ChangeRequest != nil {
 			t.Fatalf("history: %+v", h.Edges)
+		}
+		if newest.Message == nil || *newest.Message != "Rework" || first.Message != nil {
+			t.Fatalf("messages: %v, %v", newest.Message, first.Message)
 		}
 		page1 := read(t, 1, nil).Space.History
 		page2 := read(t, 1, page1.PageInfo.EndCursor).Space.History
@@ -188,9 +192,9 @@ func TestRevisionSemanticChanges(t *testing.T) {
 }
 
 // TestRevisionSemanticChangesOfEveryKind reads the kinds TestRevisionSemanticChanges does not
-// make: reusable contents created, edited and deleted (each by a merge), files and pages deleted
-// (the first merge read from a later revision: files have no delete operation), and a file
-// edited (its asset changed in git and imported). Every answer is validated against the
+// make: a file edited (its asset changed in git and imported), reusable contents created,
+// edited and deleted (each by a merge), files and pages deleted (the first merge read from a
+// later revision: files have no delete operation). Every answer is validated against the
 // reference's RevisionSemanticChanges by Do.
 func TestRevisionSemanticChangesOfEveryKind(t *testing.T) {
 	f := newGitFixture(t)
@@ -221,13 +225,38 @@ func TestRevisionSemanticChangesOfEveryKind(t *testing.T) {
 	}
 	firstMerge, _ := f.revision(t)
 
-	var warning string
+	t.Run("FileEdited", func(t *testing.T) {
+		var asset string
+		for path := range gitrepo.Files(t, f.url) {
+			if strings.HasSuffix(path, "/logo.png") {
+				asset = path
+			}
+		}
+		if asset == "" {
+			t.Fatal("the export has no logo.png")
+		}
+		gitrepo.Push(t, f.url, map[string]string{asset: "a logo of other bytes"}, "New logo")
+		f.sync(t)
+		rev, _ := f.revision(t)
+		// The import (into the main content, unchanged since the export) is in the space's
+		// history with its commit's message (decision 557).
+		g := e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { history(first: 1) { edges { node { id } message } } } }`,
+			map[string]any{"s": f.space})
+		if !strings.Contains(string(g.Data), `"id":"`+rev+`"},"message":"New logo"`) {
+			t.Errorf("the import in the history: %s %v", g.Data, g.Errors)
+		}
+		got := changesOf(t, rev, "")
+		if len(got) != 1 || got[0].Type != "file_edited" || got[0].File == nil || got[0].File.ID != f.files["logo.png"] ||
+			got[0].Attributes["size"].After != float64(len("a logo of other bytes")) {
+			t.Fatalf("a file's bytes changed: %+v", got)
+		}
+	})
 	t.Run("ReusableContents", func(t *testing.T) {
 		got := mergeChanges(t, insertReusable("w", "Warning", "Back up first.\n"))
 		if len(got) != 1 || got[0].Type != "reusable_content_created" || got[0].ReusableContent == nil || got[0].ReusableContent.Title != "Warning" {
 			t.Fatalf("created: %+v", got)
 		}
-		warning = got[0].ReusableContent.ID
+		warning := got[0].ReusableContent.ID
 		got = mergeChanges(t, updateReusable(warning, map[string]any{"title": "Backup warning"}))
 		if len(got) != 1 || got[0].Type != "reusable_content_edited" || got[0].Attributes["title"].Before != "Warning" ||
 			got[0].Attributes["title"].After != "Backup warning" {
@@ -246,25 +275,6 @@ func TestRevisionSemanticChangesOfEveryKind(t *testing.T) {
 		}
 		if kinds["file_deleted"] != 2 || kinds["page_deleted"] != 4 || len(kinds) != 2 {
 			t.Fatalf("from the first merge to the first revision: %v", kinds)
-		}
-	})
-	t.Run("FileEdited", func(t *testing.T) {
-		var asset string
-		for path := range gitrepo.Files(t, f.url) {
-			if strings.HasSuffix(path, "/logo.png") {
-				asset = path
-			}
-		}
-		if asset == "" {
-			t.Fatal("the export has no logo.png")
-		}
-		gitrepo.Push(t, f.url, map[string]string{asset: "a logo of other bytes"}, "New logo")
-		f.sync(t)
-		rev, _ := f.revision(t)
-		got := changesOf(t, rev, "")
-		if len(got) != 1 || got[0].Type != "file_edited" || got[0].File == nil || got[0].File.ID != f.files["logo.png"] ||
-			got[0].Attributes["size"].After != float64(len("a logo of other bytes")) {
-			t.Fatalf("a file's bytes changed: %+v", got)
 		}
 	})
 }
