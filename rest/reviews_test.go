@@ -463,6 +463,16 @@ func TestMergeRulesOfReviews(t *testing.T) {
 		crWant(t, f.e.Do(f.editor, "POST", f.path("/"+cr+"/requested-reviewers"),
 			map[string]any{"users": []string{f.rev1.UserID, f.rev2.UserID}}), http.StatusOK)
 		approve(t, f.rev1, cr, "approved")
+		// GraphQL's filters: pending of rev2, not of rev1 (who answered); approved by a current review.
+		if got := f.graphNumbers(t, `requestedReviewer: "`+f.rev2.UserID+`"`); got != "[1]" {
+			t.Errorf("GraphQL requested of rev2: %s", got)
+		}
+		if got := f.graphNumbers(t, `requestedReviewer: "`+f.rev1.UserID+`"`); got != "[]" {
+			t.Errorf("GraphQL requested of rev1: %s", got)
+		}
+		if got := f.graphNumbers(t, `reviewStatus: APPROVED`); got != "[1]" {
+			t.Errorf("GraphQL approved: %s", got)
+		}
 		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_all_reviews_approved") // rev2's request pending
 		approve(t, f.rev2, cr, "changes-requested")
 		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_all_reviews_approved")
@@ -490,4 +500,27 @@ func TestMergeRulesOfReviews(t *testing.T) {
 			t.Errorf("GraphQL merge by another than the author: %v", g.Errors)
 		}
 	})
+}
+
+// graphNumbers lists the numbers of the space's open change requests that filter (GraphQL
+// arguments of Space.changeRequests) keeps, read by the admin, as "[1 2]".
+func (f *reviewFixture) graphNumbers(t *testing.T, filter string) string {
+	t.Helper()
+	g := f.e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { changeRequests(`+filter+`) { edges { node { number } } } } }`,
+		map[string]any{"s": f.space})
+	var d struct {
+		Space struct {
+			ChangeRequests struct {
+				Edges []struct{ Node struct{ Number int } }
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Data, &d); err != nil || len(g.Errors) > 0 {
+		t.Fatalf("changeRequests(%s): %s %v", filter, g.Data, g.Errors)
+	}
+	var numbers []int
+	for _, e := range d.Space.ChangeRequests.Edges {
+		numbers = append(numbers, e.Node.Number)
+	}
+	return fmt.Sprint(numbers)
 }
