@@ -90,7 +90,11 @@ func edges[T, E any](ctx context.Context, items []T, cursorOf func(T) page.Curso
 // edges' cursor (through fragments, @skip and @include too). Outside a GraphQL operation, or for
 // a field of another type (whose connection lies deeper), it answers yes. Encoding a cursor for
 // each of the nested query's 550 edges, which it does not select, was 2.4% of its CPU (decision 344).
-func edgeCursorsAsked(ctx context.Context) bool {
+func edgeCursorsAsked(ctx context.Context) bool { return edgeFieldAsked(ctx, "cursor") }
+
+// edgeFieldAsked reports whether the GraphQL field being resolved, a connection, selects the
+// named field of its edges, as edgeCursorsAsked says of the cursor.
+func edgeFieldAsked(ctx context.Context, name string) bool {
 	fields, ok := selectedFields(ctx)
 	if fc := graphql.GetFieldContext(ctx); !ok || fc.Field.Definition == nil ||
 		!strings.HasSuffix(fc.Field.Definition.Type.Name(), "Connection") {
@@ -98,7 +102,7 @@ func edgeCursorsAsked(ctx context.Context) bool {
 	}
 	op := graphql.GetOperationContext(ctx)
 	return slices.ContainsFunc(fields, func(f graphql.CollectedField) bool {
-		return f.Name == "edges" && slices.ContainsFunc(graphql.CollectFields(op, f.Selections, nil), named("cursor"))
+		return f.Name == "edges" && slices.ContainsFunc(graphql.CollectFields(op, f.Selections, nil), named(name))
 	})
 }
 

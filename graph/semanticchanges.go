@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/gitsync"
 	"github.com/binderyhq/bindery/internal/page"
 )
 
@@ -156,9 +157,16 @@ func (r *Resolver) spaceHistory(ctx context.Context, s *ent.Space, first *int, a
 	if err != nil {
 		return nil, err
 	}
+	var commits map[string]*ent.GitCommit
+	if edgeFieldAsked(ctx, "message") { // read only when asked: Revision.git reads them too
+		if commits, err = gitsync.CommitsOf(ctx, r.Client, revisionIDs(p.Items)); err != nil {
+			return nil, err
+		}
+	}
 	return &model.RevisionHistoryConnection{
 		Edges: edges(ctx, p.Items, revisionCursor, func(c string, rev *ent.Revision) *model.RevisionHistoryEdge {
-			return &model.RevisionHistoryEdge{Cursor: c, Node: rev, ChangeRequest: merged[rev.ID]}
+			return &model.RevisionHistoryEdge{Cursor: c, Node: rev, ChangeRequest: merged[rev.ID],
+				Message: revisionMessage(merged[rev.ID], commits[rev.ID])}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}, nil
@@ -186,4 +194,25 @@ func (r *Resolver) mergedChangeRequests(ctx context.Context, spaceID string, rev
 
 func revisionCursor(rev *ent.Revision) page.Cursor {
 	return page.Cursor{Key: rev.CreatedAt, ID: rev.ID}
+}
+
+// revisionIDs are the ids of revs.
+func revisionIDs(revs []*ent.Revision) []string {
+	ids := make([]string, len(revs))
+	for i, rev := range revs {
+		ids[i] = rev.ID
+	}
+	return ids
+}
+
+// revisionMessage is a revision's message in its history (decision 557): the subject of the
+// change request whose merge made it, else its git commit's message; nil when it has neither.
+func revisionMessage(cr *ent.ChangeRequest, commit *ent.GitCommit) *string {
+	switch {
+	case cr != nil && strings.TrimSpace(cr.Subject) != "":
+		return &cr.Subject
+	case commit != nil && commit.Message != "":
+		return &commit.Message
+	}
+	return nil
 }

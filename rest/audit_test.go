@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/audit"
 	"github.com/binderyhq/bindery/internal/sweep"
+	"github.com/binderyhq/bindery/internal/testkit/ssotest"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 	"github.com/binderyhq/bindery/rest"
 )
@@ -379,5 +380,103 @@ func TestAuditLogOfJobs(t *testing.T) {
 	if it.Source != "workflow" || actor(it.Actor) != (actor{"system", "system", "Bindery"}) || it.Target.Type != "webhook" ||
 		it.Target.ID != hook || it.Payload["active"] != false || it.Payload["disabledReason"] != reason {
 		t.Fatalf("the job's entry: %+v", it)
+	}
+}
+
+// TestAuditLogRecordsSettingsAndPublishing makes the administrative actions
+// TestAuditLogRecordsEachAction does not: a team renamed, a collection's merge rules, a site's
+// hostname (set and cleared) and visibility, the organization's default role and a space's
+// default level (decision 558), a site published and unpublished, a share link changed, a SAML
+// provider set up, and a merge that bypassed the merge rules; each is in the log once, by the
+// admin, naming its target, and a change that governs nothing (a site's title) is not.
+func TestAuditLogRecordsSettingsAndPublishing(t *testing.T) {
+	f := newReviewFixture(t)
+	e, admin, org := f.e, f.admin, f.org
+	o := "/v1/orgs/" + org
+
+	team := auditWant(t, e.Do(admin, "PUT", o+"/teams", map[string]any{"title": "Writers"}))["id"].(string)
+	auditWant(t, e.Do(admin, "PATCH", o+"/teams/"+team, map[string]any{"title": "Editors"}))
+	col := auditWant(t, e.Do(admin, "POST", o+"/collections", map[string]any{"title": "Guides"}))["id"].(string)
+	auditWant(t, e.Do(admin, "PATCH", "/v1/collections/"+col, map[string]any{"mergeRules": map[string]any{"type": "none"}}))
+	site := auditWant(t, e.Do(admin, "POST", o+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.space}}))["id"].(string)
+	st := o + "/sites/" + site
+	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"hostname": "docs.acme.test"}))
+	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"visibility": "unlisted"}))
+	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"title": "Docs 2"})) // not audited
+	auditWant(t, e.Do(admin, "PATCH", st, map[string]any{"hostname": nil}))   // a cleared hostname is a change of it
+	auditWant(t, e.Do(admin, "PATCH", o, map[string]any{"defaultRole": "read"}))
+	other := auditWant(t, e.Do(admin, "POST", o+"/spaces", map[string]any{"title": "Notes"}))["id"].(string)
+	auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+other, map[string]any{"defaultLevel": "comment"}))
+	auditWant(t, e.Do(admin, "POST", st+"/publish", nil))
+	auditWant(t, e.Do(admin, "POST", st+"/unpublish", nil))
+	link := auditWant(t, e.Do(admin, "POST", st+"/share-links", map[string]any{"name": "Board"}))["id"].(string)
+	auditWant(t, e.Do(admin, "PATCH", st+"/share-links/"+link, map[string]any{"active": false}))
+	cert := ssotest.NewKeyPair(t, time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
+	saml := auditWant(t, e.Do(admin, "POST", o+"/saml", map[string]any{"label": "Okta", "entityID": "https://idp.example.com/entity",
+		"ssoURL": "https://idp.example.com/sso", "certificate": cert.CertPEM}))["id"].(string)
+	crWant(t, f.setRules(t, rules(rl("require_change_request_subject"), rl("allow_bypass", admin.UserID))), http.StatusOK)
+	cr := f.openCR(t, "")
+	crWantError(t, f.merge(t, f.rev1, cr), http.StatusConflict, "require_change_request_subject") // refused: not recorded
+	crWant(t, f.merge(t, admin, cr), http.StatusOK)
+
+	type want struct {
+		targetType, target, field string // field: one the payload's fields must hold ("" for none)
+	}
+	wants := map[string]want{
+		audit.TeamUpdated:                 {"team", team, ""},
+		audit.CollectionSettingsChanged:   {"collection", col, "merge_rules"},
+		audit.SitePublished:               {"site", site, ""},
+		audit.SiteUnpublished:             {"site", site, ""},
+		audit.ShareLinkUpdated:            {"share-link", link, ""},
+		audit.SSOConfigurationChanged:     {"saml-provider", saml, ""},
+		audit.MergeRulesBypassed:          {"change-request", cr, ""},
+		audit.OrganizationSettingsChanged: {"organization", org, "default_role"},
+	}
+	all := auditEvents(t, e, admin, org, "?limit=100").Items
+	seen := map[string]int{}
+	var siteFields, spaceFields [][]any
+	for _, it := range all {
+		seen[it.Action]++
+		if it.Actor.Type != "user" || it.Actor.ID != admin.UserID {
+			t.Errorf("%s: actor %+v, want the admin", it.Action, it.Actor)
+		}
+		if it.Action == audit.SpaceSettingsChanged { // merge rules (setRules), then the default level
+			fields, _ := it.Payload["fields"].([]any)
+			spaceFields = append(spaceFields, fields)
+			continue
+		}
+		if it.Action == audit.SiteSettingsChanged {
+			fields, _ := it.Payload["fields"].([]any)
+			siteFields = append(siteFields, fields)
+			continue
+		}
+		w, ok := wants[it.Action]
+		if !ok {
+			continue
+		}
+		if it.Target.Type != w.targetType || it.Target.ID != w.target {
+			t.Errorf("%s: target %+v, want %s %s", it.Action, it.Target, w.targetType, w.target)
+		}
+		if fields, _ := it.Payload["fields"].([]any); w.field != "" && !slices.Contains(fields, any(w.field)) {
+			t.Errorf("%s: payload %v names no %s", it.Action, it.Payload, w.field)
+		}
+		if it.Action == audit.MergeRulesBypassed {
+			if rs, _ := it.Payload["rules"].([]any); !slices.Contains(rs, any("require_change_request_subject")) || it.Payload["by"] != admin.UserID {
+				t.Errorf("the bypass's payload: %v", it.Payload)
+			}
+		}
+	}
+	for action := range wants {
+		if seen[action] != 1 {
+			t.Errorf("%s: %d audit events, want 1 (all: %v)", action, seen[action], seen)
+		}
+	}
+	// Newest first: the hostname cleared, the visibility, the hostname set; not the title.
+	if len(siteFields) != 3 || !slices.Contains(siteFields[0], any("hostname")) || !slices.Contains(siteFields[1], any("visibility")) ||
+		!slices.Contains(siteFields[2], any("hostname")) {
+		t.Errorf("site.settings_changed fields: %v", siteFields)
+	}
+	if len(spaceFields) != 2 || !slices.Contains(spaceFields[0], any("merge_rules")) || !slices.Contains(spaceFields[1], any("default_level")) {
+		t.Errorf("space.settings_changed fields: %v", spaceFields)
 	}
 }

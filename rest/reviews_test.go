@@ -2,8 +2,10 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/event"
@@ -442,4 +444,83 @@ func TestReviewsTransfer(t *testing.T) {
 	if got := f.items(t, f.admin, f.path("/"+cr+"/reviews")); len(got) != 1 {
 		t.Errorf("reviews after the transfer = %v", got)
 	}
+}
+
+// TestMergeRulesOfReviews merges under the rules TestMergeRules does not: all reviews approved
+// (no pending request, none requesting changes) and specific reviewers (each must approve, and
+// an outdated approval does not count), and refuses a merge by another than the author on
+// GraphQL as FORBIDDEN.
+func TestMergeRulesOfReviews(t *testing.T) {
+	f := newReviewFixture(t)
+	approve := func(t *testing.T, a testenv.Actor, cr, status string) {
+		t.Helper()
+		crWant(t, f.review(t, a, cr, status, nil), http.StatusCreated)
+	}
+	t.Run("AllReviewsApproved", func(t *testing.T) {
+		crWant(t, f.setRules(t, rules(rl("require_all_reviews_approved"))), http.StatusOK)
+		cr := f.openCR(t, "All")
+		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_all_reviews_approved")
+		crWant(t, f.e.Do(f.editor, "POST", f.path("/"+cr+"/requested-reviewers"),
+			map[string]any{"users": []string{f.rev1.UserID, f.rev2.UserID}}), http.StatusOK)
+		approve(t, f.rev1, cr, "approved")
+		// GraphQL's filters: pending of rev2, not of rev1 (who answered); approved by a current review.
+		if got := f.graphNumbers(t, `requestedReviewer: "`+f.rev2.UserID+`"`); got != "[1]" {
+			t.Errorf("GraphQL requested of rev2: %s", got)
+		}
+		if got := f.graphNumbers(t, `requestedReviewer: "`+f.rev1.UserID+`"`); got != "[]" {
+			t.Errorf("GraphQL requested of rev1: %s", got)
+		}
+		if got := f.graphNumbers(t, `reviewStatus: APPROVED`); got != "[1]" {
+			t.Errorf("GraphQL approved: %s", got)
+		}
+		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_all_reviews_approved") // rev2's request pending
+		approve(t, f.rev2, cr, "changes-requested")
+		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_all_reviews_approved")
+		approve(t, f.rev2, cr, "approved")
+		crWant(t, f.merge(t, f.admin, cr), http.StatusOK)
+	})
+	t.Run("SpecificReviewers", func(t *testing.T) {
+		crWant(t, f.setRules(t, rules(rl("require_specific_reviewers", f.rev1.UserID, f.rev2.UserID))), http.StatusOK)
+		cr := f.openCR(t, "Specific")
+		approve(t, f.rev1, cr, "approved")
+		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_specific_reviewers")
+		approve(t, f.rev2, cr, "approved")
+		f.edit(t, f.editor, cr, insert("Later", "text")) // both approvals outdated
+		crWantError(t, f.merge(t, f.admin, cr), http.StatusConflict, "require_specific_reviewers")
+		approve(t, f.rev1, cr, "approved")
+		approve(t, f.rev2, cr, "approved")
+		crWant(t, f.merge(t, f.admin, cr), http.StatusOK)
+	})
+	t.Run("GraphQLForbidden", func(t *testing.T) {
+		crWant(t, f.setRules(t, rules(rl("require_author_to_merge"))), http.StatusOK)
+		cr := f.openCR(t, "Theirs")
+		g := f.e.GraphQL(f.admin, `mutation($s: ID!, $c: ID!) { mergeChangeRequest(spaceId: $s, changeRequest: $c) { result } }`,
+			map[string]any{"s": f.space, "c": cr})
+		if g.Code() != "FORBIDDEN" || !strings.Contains(fmt.Sprint(g.Errors), "require_author_to_merge") {
+			t.Errorf("GraphQL merge by another than the author: %v", g.Errors)
+		}
+	})
+}
+
+// graphNumbers lists the numbers of the space's open change requests that filter (GraphQL
+// arguments of Space.changeRequests) keeps, read by the admin, as "[1 2]".
+func (f *reviewFixture) graphNumbers(t *testing.T, filter string) string {
+	t.Helper()
+	g := f.e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { changeRequests(`+filter+`) { edges { node { number } } } } }`,
+		map[string]any{"s": f.space})
+	var d struct {
+		Space struct {
+			ChangeRequests struct {
+				Edges []struct{ Node struct{ Number int } }
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Data, &d); err != nil || len(g.Errors) > 0 {
+		t.Fatalf("changeRequests(%s): %s %v", filter, g.Data, g.Errors)
+	}
+	var numbers []int
+	for _, e := range d.Space.ChangeRequests.Edges {
+		numbers = append(numbers, e.Node.Number)
+	}
+	return fmt.Sprint(numbers)
 }

@@ -3,9 +3,11 @@ package rest_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/binderyhq/bindery/internal/testkit/gitrepo"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -140,6 +142,7 @@ func TestRevisionSemanticChanges(t *testing.T) {
 							CreatedBy struct{ ID string }
 						}
 						ChangeRequest *struct{ Subject string }
+						Message       *string
 					}
 				}
 			}
@@ -147,7 +150,7 @@ func TestRevisionSemanticChanges(t *testing.T) {
 		read := func(t *testing.T, first int, after any) history {
 			t.Helper()
 			g := e.GraphQL(f.admin, `query($s: ID!, $n: Int, $a: String) { space(id: $s) { history(first: $n, after: $a) {
-				totalCount pageInfo { endCursor } edges { node { id type createdBy { id } } changeRequest { subject } } } } }`,
+				totalCount pageInfo { endCursor } edges { node { id type createdBy { id } } changeRequest { subject } message } } } }`,
 				map[string]any{"s": f.space, "n": first, "a": after})
 			var h history
 			if err := json.Unmarshal(g.Data, &h); err != nil || len(g.Errors) > 0 {
@@ -165,6 +168,9 @@ func TestRevisionSemanticChanges(t *testing.T) {
 			first.Node.ID != f.initial || first.ChangeRequest != nil {
 			t.Fatalf("history: %+v", h.Edges)
 		}
+		if newest.Message == nil || *newest.Message != "Rework" || first.Message != nil {
+			t.Fatalf("messages: %v, %v", newest.Message, first.Message)
+		}
 		page1 := read(t, 1, nil).Space.History
 		page2 := read(t, 1, page1.PageInfo.EndCursor).Space.History
 		if len(page2.Edges) != 1 || page2.Edges[0].Node.ID != merged.Node.ID {
@@ -181,6 +187,94 @@ func TestRevisionSemanticChanges(t *testing.T) {
 	t.Run("ErrInvalid", func(t *testing.T) {
 		for _, l := range []string{"0", "1001", "x", "-1"} {
 			testenv.CheckError(t, e.Do(f.admin, "GET", changes+"?limit="+l, nil), http.StatusBadRequest)
+		}
+	})
+}
+
+// TestRevisionSemanticChangesOfEveryKind reads the kinds TestRevisionSemanticChanges does not
+// make: a file edited (its asset changed in git and imported), reusable contents created,
+// edited and deleted (each by a merge), files and pages deleted (the first merge read from a
+// later revision: files have no delete operation). Every answer is validated against the
+// reference's RevisionSemanticChanges by Do.
+func TestRevisionSemanticChangesOfEveryKind(t *testing.T) {
+	f := newGitFixture(t)
+	e := f.e
+	type change struct {
+		Type            string
+		File            *struct{ ID, Name string }
+		ReusableContent *struct{ ID, Title string }
+		Attributes      map[string]struct{ Before, After any }
+	}
+	changesOf := func(t *testing.T, rev, query string) []change {
+		t.Helper()
+		var got struct{ Changes []change }
+		f.get(t, f.admin, "/revisions/"+rev+"/changes"+query).JSON(t, &got)
+		return got.Changes
+	}
+	// mergeChanges merges a change request of the changes and returns what its merge changed.
+	number := 1
+	mergeChanges := func(t *testing.T, changes ...any) []change {
+		t.Helper()
+		number++
+		n := strconv.Itoa(number)
+		crWant(t, e.Do(f.admin, "POST", f.spacePath("/change-requests"), map[string]any{"subject": "Snippets " + n}), http.StatusCreated)
+		crWant(t, e.Do(f.admin, "POST", f.spacePath("/change-requests/"+n+"/content"), map[string]any{"changes": changes}), http.StatusOK)
+		crWant(t, e.Do(f.admin, "POST", f.spacePath("/change-requests/"+n+"/merge"), nil), http.StatusOK)
+		rev, _ := f.revision(t)
+		return changesOf(t, rev, "")
+	}
+	firstMerge, _ := f.revision(t)
+
+	t.Run("FileEdited", func(t *testing.T) {
+		var asset string
+		for path := range gitrepo.Files(t, f.url) {
+			if strings.HasSuffix(path, "/logo.png") {
+				asset = path
+			}
+		}
+		if asset == "" {
+			t.Fatal("the export has no logo.png")
+		}
+		gitrepo.Push(t, f.url, map[string]string{asset: "a logo of other bytes"}, "New logo")
+		f.sync(t)
+		rev, _ := f.revision(t)
+		// The import (into the main content, unchanged since the export) is in the space's
+		// history with its commit's message (decision 557).
+		g := e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { history(first: 1) { edges { node { id } message } } } }`,
+			map[string]any{"s": f.space})
+		if !strings.Contains(string(g.Data), `"id":"`+rev+`"},"message":"New logo"`) {
+			t.Errorf("the import in the history: %s %v", g.Data, g.Errors)
+		}
+		got := changesOf(t, rev, "")
+		if len(got) != 1 || got[0].Type != "file_edited" || got[0].File == nil || got[0].File.ID != f.files["logo.png"] ||
+			got[0].Attributes["size"].After != float64(len("a logo of other bytes")) {
+			t.Fatalf("a file's bytes changed: %+v", got)
+		}
+	})
+	t.Run("ReusableContents", func(t *testing.T) {
+		got := mergeChanges(t, insertReusable("w", "Warning", "Back up first.\n"))
+		if len(got) != 1 || got[0].Type != "reusable_content_created" || got[0].ReusableContent == nil || got[0].ReusableContent.Title != "Warning" {
+			t.Fatalf("created: %+v", got)
+		}
+		warning := got[0].ReusableContent.ID
+		got = mergeChanges(t, updateReusable(warning, map[string]any{"title": "Backup warning"}))
+		if len(got) != 1 || got[0].Type != "reusable_content_edited" || got[0].Attributes["title"].Before != "Warning" ||
+			got[0].Attributes["title"].After != "Backup warning" {
+			t.Fatalf("edited: %+v", got)
+		}
+		got = mergeChanges(t, map[string]any{"operation": "delete_reusable_content", "reusableContent": warning})
+		if len(got) != 1 || got[0].Type != "reusable_content_deleted" || got[0].ReusableContent == nil || got[0].ReusableContent.ID != warning {
+			t.Fatalf("deleted: %+v", got)
+		}
+	})
+	t.Run("FilesAndPagesDeleted", func(t *testing.T) {
+		// The space's first revision (empty) read from the first merge: everything it made is gone.
+		kinds := map[string]int{}
+		for _, c := range changesOf(t, f.initial, "?limit=100&from="+firstMerge) {
+			kinds[c.Type]++
+		}
+		if kinds["file_deleted"] != 2 || kinds["page_deleted"] != 4 || len(kinds) != 2 {
+			t.Fatalf("from the first merge to the first revision: %v", kinds)
 		}
 	})
 }

@@ -1136,6 +1136,7 @@ type ComplexityRoot struct {
 	RevisionHistoryEdge struct {
 		ChangeRequest func(childComplexity int) int
 		Cursor        func(childComplexity int) int
+		Message       func(childComplexity int) int
 		Node          func(childComplexity int) int
 	}
 
@@ -7331,6 +7332,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionHistoryEdge.Cursor(childComplexity), true
+	case "RevisionHistoryEdge.message":
+		if e.ComplexityRoot.RevisionHistoryEdge.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryEdge.Message(childComplexity), true
 	case "RevisionHistoryEdge.node":
 		if e.ComplexityRoot.RevisionHistoryEdge.Node == nil {
 			break
@@ -11067,8 +11074,14 @@ type RevisionHistoryEdge {
   cursor: String!
   "Its author is createdBy, its time createdAt."
   node: Revision!
-  "The change request whose merge made the revision (its subject is the revision's message); null for others."
+  "The change request whose merge made the revision; null for others."
   changeRequest: ChangeRequest
+  """
+  What the revision says of itself: a merge's change request subject, else the message of the git
+  commit it was imported from or exported to; null for a revision that has neither (a direct edit
+  not exported, the first revision).
+  """
+  message: String
 }
 `, BuiltIn: false},
 	{Name: "../schema/insights.graphqls", Input: `# Insights: readers' events on published sites and their aggregations (internal/insights).
@@ -15265,6 +15278,8 @@ func (ec *executionContext) childFields_RevisionHistoryEdge(ctx context.Context,
 		return ec.fieldContext_RevisionHistoryEdge_node(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_RevisionHistoryEdge_changeRequest(ctx, field)
+	case "message":
+		return ec.fieldContext_RevisionHistoryEdge_message(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionHistoryEdge", field.Name)
 }
@@ -42824,6 +42839,29 @@ func (ec *executionContext) fieldContext_RevisionHistoryEdge_changeRequest(_ con
 	return fc, nil
 }
 
+func (ec *executionContext) _RevisionHistoryEdge_message(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryEdge_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryEdge_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionHistoryEdge", field, false, false, "String")
+}
+
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -64789,6 +64827,11 @@ func (ec *executionContext) _RevisionHistoryEdge(ctx context.Context, sel ast.Se
 			}
 		case "changeRequest":
 			out.Values[i] = ec._RevisionHistoryEdge_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._RevisionHistoryEdge_message(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

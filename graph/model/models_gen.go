@@ -944,8 +944,12 @@ type RevisionHistoryEdge struct {
 	Cursor string `json:"cursor"`
 	// Its author is createdBy, its time createdAt.
 	Node *ent.Revision `json:"node"`
-	// The change request whose merge made the revision (its subject is the revision's message); null for others.
+	// The change request whose merge made the revision; null for others.
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+	// What the revision says of itself: a merge's change request subject, else the message of the git
+	// commit it was imported from or exported to; null for a revision that has neither (a direct edit
+	// not exported, the first revision).
+	Message *string `json:"message,omitempty"`
 }
 
 type SAMLProviderConnection struct {

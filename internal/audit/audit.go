@@ -40,8 +40,8 @@ const (
 	GrantUpdated = "grant.updated"
 	GrantRemoved = "grant.removed"
 
-	// SpaceSettingsChanged and SiteSettingsChanged are changes of who reads a space or a site, or
-	// of how a space merges: visibility, merge rules, a share link's key, a hostname.
+	// The *SettingsChanged are changes of who reads a space or a site, of the access members get
+	// by default, or of how a space merges: visibility, default access, merge rules, a hostname.
 	SpaceSettingsChanged        = "space.settings_changed"
 	CollectionSettingsChanged   = "collection.settings_changed"
 	SiteSettingsChanged         = "site.settings_changed"
@@ -91,10 +91,10 @@ var Actions = []Action{
 	{TeamCreated, "Team created"}, {TeamUpdated, "Team renamed"}, {TeamDeleted, "Team deleted"},
 	{TeamMembersChanged, "Team members changed"},
 	{GrantCreated, "Permission granted"}, {GrantUpdated, "Permission changed"}, {GrantRemoved, "Permission removed"},
-	{SpaceSettingsChanged, "Space visibility or merge rules changed"},
-	{CollectionSettingsChanged, "Collection visibility or merge rules changed"},
+	{SpaceSettingsChanged, "Space visibility, default access or merge rules changed"},
+	{CollectionSettingsChanged, "Collection default access or merge rules changed"},
 	{SiteSettingsChanged, "Site visibility or hostname changed"},
-	{OrganizationSettingsChanged, "Organization merge rules changed"},
+	{OrganizationSettingsChanged, "Organization merge rules or default role changed"},
 	{SitePublished, "Site published"}, {SiteUnpublished, "Site unpublished"},
 	{ShareLinkCreated, "Share link created"}, {ShareLinkUpdated, "Share link changed"}, {ShareLinkDeleted, "Share link deleted"},
 	{SSOConfigurationChanged, "Single sign-on provider changed"},
@@ -288,8 +288,9 @@ func Write(ctx context.Context, client *ent.Client, write func(tx *ent.Tx) (Entr
 }
 
 // governedFields are the settings whose change is an administrative action: who reads a space,
-// a collection or a site, how change requests merge, where a site or an organization is served.
-var governedFields = []string{"visibility", "merge_rules", "hostname"}
+// a collection or a site, the access members get by default, how change requests merge, where a
+// site or an organization is served (decision 558).
+var governedFields = []string{"visibility", "default_level", "default_role", "merge_rules", "hostname"}
 
 // Governs reports whether an update that set fields changed a governed setting.
 func Governs(fields []string) bool {

@@ -239,10 +239,16 @@ func auditAction(e Event) (string, bool) {
 	return updated, updated != "" && audit.Governs(fields)
 }
 
-// FieldsChanged names the fields an update set (a mutation's Fields), without the time of the
-// update that every update sets: the details of a *.updated event.
-func FieldsChanged(m interface{ Fields() []string }) []string {
-	return slices.DeleteFunc(m.Fields(), func(f string) bool { return f == "updated_at" })
+// FieldsChanged names the fields an update set or cleared (a mutation's Fields and
+// ClearedFields: a hostname removed is a change of it), without the time of the update that
+// every update sets: the details of a *.updated event.
+func FieldsChanged(m interface {
+	Fields() []string
+	ClearedFields() []string
+}) []string {
+	fields := slices.Concat(m.Fields(), m.ClearedFields())
+	slices.Sort(fields)
+	return slices.DeleteFunc(slices.Compact(fields), func(f string) bool { return f == "updated_at" })
 }
 
 // Payload is the documented JSON shape of an event, the body of a webhook delivery (the Standard
