@@ -44,6 +44,18 @@ func join(op, empty string, cs []cond) cond {
 func or(cs ...cond) cond  { return join("OR", "FALSE", cs) }
 func and(cs ...cond) cond { return join("AND", "TRUE", cs) }
 
+// orSome is or of the conditions that are not nil: a nil condition holds nowhere for the viewer
+// (memberRole), and leaving it out keeps the statement to what can hold.
+func orSome(cs ...cond) cond {
+	kept := cs[:0] // cs is the call's own argument array
+	for _, c := range cs {
+		if c != nil {
+			kept = append(kept, c)
+		}
+	}
+	return or(kept...)
+}
+
 // in is column IN (values…); FALSE for no values.
 func in(column string, values []string) cond {
 	return func(b *sql.Builder) {
@@ -92,10 +104,11 @@ func alias(name string) columns { return func(c string) string { return name + "
 // (ContentRole), and for spaces only, live ones but for what their visibility opens to anyone.
 func hasRole(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
 	admin := in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))
+	member := memberRole(v, min, spaces, col)
 	if !spaces {
-		return or(admin, memberRole(v, min, false, col))
+		return orSome(admin, member)
 	}
-	return orOpen(v, min, col, and(raw(col("deleted_at")+" IS NULL"), or(admin, memberRole(v, min, true, col))))
+	return orOpen(v, min, col, and(raw(col("deleted_at")+" IS NULL"), orSome(admin, member)))
 }
 
 // hasRoleOrOrgAdmin is hasRole, and every row of the organizations where v is admin: deleted
@@ -103,10 +116,14 @@ func hasRole(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
 // reaches them.
 func hasRoleOrOrgAdmin(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
 	admin := in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))
+	member := memberRole(v, min, spaces, col)
 	if !spaces {
-		return or(admin, memberRole(v, min, false, col))
+		return orSome(admin, member)
 	}
-	return orOpen(v, min, col, or(admin, and(raw(col("deleted_at")+" IS NULL"), memberRole(v, min, true, col))))
+	if member != nil {
+		member = and(raw(col("deleted_at")+" IS NULL"), member)
+	}
+	return orOpen(v, min, col, orSome(admin, member))
 }
 
 // orOpen adds, for reads, the spaces whose visibility opens them to anyone, and those a published
@@ -124,12 +141,12 @@ func orOpen(v *viewer.Viewer, min viewer.Role, col columns, c cond) cond {
 
 // memberRole holds where v's role as a member who is no admin of the row's organization — by
 // default levels, grants, and for spaces in-collection visibility — is at least min. Admins
-// hold every role already, so for an admin of all their organizations this is FALSE and the
-// statement stays short to prepare.
+// hold every role already, so for an admin of all their organizations (and for no user) it is
+// nil, holding nowhere, and the statement leaves it out (orSome).
 func memberRole(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
 	orgs := notAdministered(v, "")
 	if len(orgs) == 0 || v.UserID == "" {
-		return or()
+		return nil
 	}
 	terms := []cond{memberDefault(v, min, col), granted(v.UserID, orgs, min, spaces, col)}
 	if spaces && min == viewer.RoleRead {
@@ -224,10 +241,14 @@ func inReadableCollection(v *viewer.Viewer, col columns) cond {
 }
 
 // openToAnyone holds for the spaces whose visibility opens them to every viewer: public and
-// unlisted ones, and share-link ones whose key the viewer presented.
+// unlisted ones, and share-link ones whose key the viewer presented (none when they presented
+// no key, which the statement then leaves out).
 func openToAnyone(shareKeys []string, col columns) cond {
-	return or(raw(col("visibility")+" IN ('public', 'unlisted')"),
-		and(raw(col("visibility")+" = 'share-link'"), in(col("share_key"), shareKeys)))
+	public := raw(col("visibility") + " IN ('public', 'unlisted')")
+	if len(shareKeys) == 0 {
+		return public
+	}
+	return or(public, and(raw(col("visibility")+" = 'share-link'"), in(col("share_key"), shareKeys)))
 }
 
 // spaceWithRole holds for rows whose column spaceColumn names a space on which v's role is at

@@ -56,6 +56,21 @@ func clientOf(ctx context.Context) (*ent.Client, *viewer.Viewer, error) {
 	return client, v, nil
 }
 
+// administers reports whether v is an admin of the organization: their role on everything in it
+// is admin, whatever its collections, grants and visibility say.
+func administers(v *viewer.Viewer, org string) bool {
+	role, member := v.Membership(org)
+	return member && role == viewer.RoleAdmin
+}
+
+// AdministersOrganization reports whether the viewer is an admin of the organization, so that
+// their role on any of its spaces and collections is admin (what SpaceRoles and CollectionRoles
+// answer for them without a statement).
+func AdministersOrganization(ctx context.Context, org string) bool {
+	_, v, err := clientOf(ctx)
+	return err == nil && administers(v, org)
+}
+
 // SpaceRole is the viewer's effective role on a space (ContentRole); outside the viewer's
 // organizations only the space's visibility, and a share key they presented, count.
 func SpaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
@@ -202,7 +217,7 @@ func rolesOf(ctx context.Context, objects []objectNode) (map[string]viewer.Role,
 	roles := make(map[string]viewer.Role, len(objects))
 	var others []objectNode
 	for _, o := range objects {
-		if role, member := v.Membership(o.org); member && role == viewer.RoleAdmin {
+		if administers(v, o.org) {
 			roles[o.id] = viewer.RoleAdmin
 		} else {
 			others = append(others, o)
