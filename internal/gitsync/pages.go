@@ -76,10 +76,7 @@ func recordPages(ctx context.Context, tx *ent.Tx, spaceID, orgID string, seq int
 	if err != nil {
 		return err
 	}
-	fresh := make(map[string]Blob, len(pages))
-	for id, b := range pages {
-		fresh[id] = b
-	}
+	fresh := maps.Clone(pages) // the pages whose run starts at seq
 	var ended []string
 	for _, row := range open {
 		if b, ok := fresh[row.PageID]; ok && b == (Blob{Oid: row.Oid, Path: row.Path}) {

@@ -129,16 +129,16 @@ func (v *Visit) showsLink(link any) bool {
 	return shows(&condition, v.schema, v.claims)
 }
 
-// Made returns what make makes of the settings a reader of a site space sees (Customization),
-// made once per kept rows, site space and header links shown, so a view of an unchanged
-// database makes nothing. Its use is a page's look (publish), which is all of the settings a
+// Made returns what build makes of the settings a reader of a site space sees (Customization),
+// built once per kept rows, site space and header links shown, so a view of an unchanged
+// database builds nothing. Its use is a page's look (publish), which is all of the settings a
 // view reads; the caller must not change what it returns.
-func (v *Visit) Made(ss *ent.SiteSpace, make func(settings map[string]any) any) any {
+func (v *Visit) Made(ss *ent.SiteSpace, build func(settings map[string]any) any) any {
 	key := madeKey{siteSpace: ss.ID, shown: v.linksShown(ss)}
 	if made, ok := v.rows.made.Load(key); ok {
 		return made
 	}
-	made, _ := v.rows.made.LoadOrStore(key, make(v.Customization(ss)))
+	made, _ := v.rows.made.LoadOrStore(key, build(v.Customization(ss)))
 	return made
 }
 
