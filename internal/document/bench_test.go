@@ -8,14 +8,17 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/binderyhq/bindery/internal/testkit/cputime"
 )
 
 // BenchmarkConvert10kBlocks converts a body of at least 10,000 top-level blocks (the corpus'
 // blocks.md repeated) from Markdown to a document and back, against goldmark turning the same
-// Markdown into HTML with GFM: a pass over the text that every Markdown reader pays. The issue's
-// bound: each way ≤ 50 ms.
+// Markdown into HTML with GFM: a pass over the text that every Markdown reader pays. Parse is
+// FromMarkdown's goldmark parse alone (its GitBook parsers included), ParseCommonMark goldmark's
+// parse with no extension: FromMarkdown less Parse is the conversion of the tree to a document.
+// The bound: each way ≤ 50 ms.
 func BenchmarkConvert10kBlocks(b *testing.B) {
 	unit, err := os.ReadFile("testdata/blocks.md")
 	if err != nil {
@@ -36,6 +39,11 @@ func BenchmarkConvert10kBlocks(b *testing.B) {
 			}
 		})
 	})
+	commonMark := goldmark.New().Parser()
+	b.Run("ParseCommonMark", func(b *testing.B) {
+		cputime.Loop(b, func() { commonMark.Parse(text.NewReader([]byte(body))) })
+	})
+	b.Run("Parse", func(b *testing.B) { cputime.Loop(b, func() { gitbookMarkdown.Parse(text.NewReader([]byte(body))) }) })
 	b.Run("FromMarkdown", func(b *testing.B) { cputime.Loop(b, func() { FromMarkdown(body) }) })
 	b.Run("ToMarkdown", func(b *testing.B) { cputime.Loop(b, func() { Markdown(doc) }) })
 }
