@@ -10,6 +10,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
 )
 
 // markOrder is the order of a leaf's marks, and of their delimiters from the outside in: the
@@ -56,14 +57,25 @@ func (t markTags) tagOf(mark string) string {
 
 // inlines converts the inline content of block n: texts of leaves, and inlines.
 func (c converter) inlines(n ast.Node) []*Node {
-	var b inlineBuilder
+	b := c.builder()
 	c.walkInlines(n, nil, false, &b)
-	return b.nodes
+	return b.done()
 }
 
 // inlineBuilder gathers leaves into texts: consecutive leaves into one text, consecutive leaves
-// of the same marks into one leaf.
-type inlineBuilder struct{ nodes []*Node }
+// of the same marks into one leaf. Its nodes are a list on its arena's stack, from start. The last
+// leaf stays open to the pieces of the same marks that follow: they are gathered in joined and
+// made its text once, when something else comes.
+type inlineBuilder struct {
+	a       *arena
+	start   int
+	keys    []string // the marks of the last leaf, as keys
+	joined  []byte   // the last leaf's text, while joining
+	joining bool     // whether pieces are being added to the last leaf
+}
+
+// builder starts the inline nodes of a block or a link.
+func (c converter) builder() inlineBuilder { return inlineBuilder{a: c.a, start: c.a.open()} }
 
 func (b *inlineBuilder) leaf(s string, marks []string) {
 	if s == "" {
@@ -72,24 +84,48 @@ func (b *inlineBuilder) leaf(s string, marks []string) {
 	keys := sortMarks(marks)
 	last := b.last()
 	if last == nil || last.Object != ObjectText {
-		b.nodes = append(b.nodes, Text(NewLeaf(s, keys...)))
+		b.a.push(b.a.text(NewLeaf(s, keys...)))
+		b.keys = keys
 		return
 	}
-	prev := &last.Leaves[len(last.Leaves)-1]
-	if marksOf(prev.Marks, keys) {
-		prev.Text += s
+	if slices.Equal(b.keys, keys) {
+		if !b.joining {
+			b.joined = append(b.joined[:0], last.Leaves[len(last.Leaves)-1].Text...)
+			b.joining = true
+		}
+		b.joined = append(b.joined, s...)
 		return
 	}
+	b.closeLeaf()
 	last.Leaves = append(last.Leaves, NewLeaf(s, keys...))
+	b.keys = keys
 }
 
-func (b *inlineBuilder) inline(n *Node) { b.nodes = append(b.nodes, n) }
+// closeLeaf makes the pieces gathered for the last leaf its text.
+func (b *inlineBuilder) closeLeaf() {
+	if b.joining {
+		last := b.last()
+		last.Leaves[len(last.Leaves)-1].Text = string(b.joined)
+		b.joining = false
+	}
+}
+
+func (b *inlineBuilder) inline(n *Node) {
+	b.closeLeaf()
+	b.a.push(n)
+}
+
+// done ends the builder: the nodes built.
+func (b *inlineBuilder) done() []*Node {
+	b.closeLeaf()
+	return b.a.close(b.start)
+}
 
 func (b *inlineBuilder) last() *Node {
-	if len(b.nodes) == 0 {
+	if len(b.a.stack) == b.start {
 		return nil
 	}
-	return b.nodes[len(b.nodes)-1]
+	return b.a.top()
 }
 
 // sortMarks orders mark keys: color marks first (GitBook writes them outermost), then markOrder.
@@ -109,11 +145,6 @@ func sortMarks(marks []string) []string {
 		}
 	}
 	return out
-}
-
-// marksOf says whether marks are those of the keys, in their order.
-func marksOf(marks []Mark, keys []string) bool {
-	return slices.EqualFunc(marks, keys, func(m Mark, key string) bool { return markKey(m) == key })
 }
 
 var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
@@ -148,18 +179,18 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 				c.walkInlines(k, marks, inLink, b)
 				continue
 			}
-			ref := refFromDest(decode(k.Destination, ""))
+			ref := refFromDest(decode(k.Destination))
 			if string(k.Title) == mentionTitle && mentionKinds[str(ref, "kind")] {
 				b.inline(Inline("mention", map[string]any{"ref": ref})) // its text is GitBook's label, not content
 				continue
 			}
-			var inner inlineBuilder
+			inner := c.builder()
 			c.walkInlines(k, marks, true, &inner)
-			b.inline(Inline("link", map[string]any{"ref": ref}, inner.nodes...))
+			b.inline(Inline("link", map[string]any{"ref": ref}, inner.done()...))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
-			data := map[string]any{"ref": imageRef(decode(k.Destination, ""))}
+			data := map[string]any{"ref": imageRef(decode(k.Destination))}
 			if alt := string(c.plain(k)); alt != "" {
 				data["alt"] = alt
 			}
@@ -217,9 +248,9 @@ func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inl
 		return
 	}
 	dest := string(k.URL(c.src))
-	var inner inlineBuilder
+	inner := c.builder()
 	inner.leaf(label, marks)
-	b.inline(Inline("link", map[string]any{"ref": map[string]any{"kind": "url", "url": dest}}, inner.nodes...))
+	b.inline(Inline("link", map[string]any{"ref": map[string]any{"kind": "url", "url": dest}}, inner.done()...))
 }
 
 // text adds a text segment: escapes and character references decoded, a hard line break as "\n",
@@ -237,16 +268,18 @@ func (c converter) text(t *ast.Text, marks []string, emoji bool, b *inlineBuilde
 		v, lineEnd = bytes.TrimRight(v, " \t"), " "
 	}
 	if t.IsRaw() {
-		b.leaf(string(v)+lineEnd, marks)
+		b.leaf(util.BytesToReadOnlyString(v), marks)
+		b.leaf(lineEnd, marks)
 		return
 	}
 	if emoji {
 		v = splitEmoji(v, func(text []byte, seq string) {
-			b.leaf(decode(text, ""), marks)
+			b.leaf(decodeShared(text), marks)
 			b.inline(emojiInline(seq))
 		})
 	}
-	b.leaf(decode(v, lineEnd), marks)
+	b.leaf(decodeShared(v), marks)
+	b.leaf(lineEnd, marks)
 }
 
 // splitEmoji calls found with the text before each emoji sequence of v and the sequence, and
@@ -266,13 +299,13 @@ func splitEmoji(v []byte, found func(text []byte, seq string)) []byte {
 }
 
 // decode decodes backslash escapes and character references in one pass, as CommonMark does in
-// text and link destinations (an escaped "&" starts no reference), and appends suffix.
-func decode(v []byte, suffix string) string {
-	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 { // most text: nothing to decode
-		return string(v) + suffix
+// text and link destinations (an escaped "&" starts no reference).
+func decode(v []byte) string {
+	if !needsDecoding(v) {
+		return string(v)
 	}
 	var b strings.Builder
-	b.Grow(len(v) + len(suffix))
+	b.Grow(len(v))
 	for i := 0; i < len(v); i++ {
 		switch {
 		case v[i] == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
@@ -289,9 +322,19 @@ func decode(v []byte, suffix string) string {
 			b.WriteByte(v[i])
 		}
 	}
-	b.WriteString(suffix)
 	return b.String()
 }
+
+// decodeShared is decode of bytes nothing writes to (the source's, FromMarkdown): most text has
+// nothing to decode and is a string sharing them.
+func decodeShared(v []byte) string {
+	if !needsDecoding(v) {
+		return util.BytesToReadOnlyString(v)
+	}
+	return decode(v)
+}
+
+func needsDecoding(v []byte) bool { return bytes.IndexByte(v, '\\') >= 0 || bytes.IndexByte(v, '&') >= 0 }
 
 func isASCIIPunct(c byte) bool {
 	return c < 128 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
@@ -367,12 +410,13 @@ func (c converter) textUntil(k ast.Node, closing string) (string, ast.Node) {
 	for t := k.NextSibling(); t != nil; t = t.NextSibling() {
 		switch t := t.(type) {
 		case *ast.Text:
-			var inner inlineBuilder
+			inner := c.builder()
 			c.text(t, nil, false, &inner)
-			if len(inner.nodes) > 1 || len(inner.nodes) == 1 && inner.nodes[0].Object != ObjectText {
+			nodes := inner.done()
+			if len(nodes) > 1 || len(nodes) == 1 && nodes[0].Object != ObjectText {
 				return "", nil
 			}
-			b.WriteString(plainText(inner.nodes))
+			b.WriteString(plainText(nodes))
 		case *ast.String:
 			b.Write(t.Value)
 		case *ast.RawHTML:

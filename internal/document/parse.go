@@ -2,7 +2,6 @@ package document
 
 import (
 	"bytes"
-	"fmt"
 	"html"
 	"regexp"
 	"slices"
@@ -18,10 +17,11 @@ import (
 // FromMarkdown converts a page body in GitBook-flavoured Markdown to a document. Every byte of it
 // lands somewhere: what has no block of its own (HTML other than GitBook's, a tag Bindery does not
 // support) is kept as the text of a paragraph. Invalid UTF-8 is read as U+FFFD, as JSON has it.
+// The document's texts share the bytes of the copy read (decodeShared), which nothing writes to.
 func FromMarkdown(markdown string) *Document {
 	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
 	root := gitbookMarkdown.Parse(text.NewReader(src))
-	c := converter{src: src, closers: map[ast.Node]ast.Node{}}
+	c := converter{src: src, closers: map[ast.Node]ast.Node{}, a: &arena{}}
 	return New(c.fit(c.blocks(root), topLevel)...)
 }
 
@@ -29,6 +29,7 @@ type converter struct {
 	src     []byte
 	closers map[ast.Node]ast.Node // the block that opens an expandable → the one that closes it
 	depth   int                   // how many expandables hold the blocks converted
+	a       *arena                // where the document's nodes are made
 }
 
 // maxExpandableDepth bounds expandables in expandables: the model allows none (their body cannot
@@ -46,22 +47,22 @@ func (c converter) blocks(n ast.Node) []*Node {
 // matchedBlocks is blocks of a node whose children's `<details>` are matched already: an
 // expandable's body, whose blocks were matched among the siblings they came from.
 func (c converter) matchedBlocks(n ast.Node) []*Node {
-	var out []*Node
+	start := c.a.open()
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		if title, ok := c.detailsOpen(k); ok && c.depth < maxExpandableDepth {
 			if end := c.closers[k]; end != nil {
-				out = append(out, c.expandable(title, k, end))
+				c.a.push(c.expandable(title, k, end))
 				k = end
 				continue
 			}
 		}
 		for _, b := range c.block(k) {
 			if !isEmptyParagraph(b) { // what a paragraph turned table or nothing left
-				out = append(out, b)
+				c.a.push(b)
 			}
 		}
 	}
-	return out
+	return c.a.close(start)
 }
 
 func isEmptyParagraph(b *Node) bool {
@@ -129,10 +130,10 @@ func (c converter) expandable(title *string, open, end ast.Node) *Node {
 	inner.depth++
 	body := c.fit(inner.matchedBlocks(holder), expandKids)
 	if len(body) == 0 {
-		body = []*Node{paragraph(nil)}
+		body = c.a.one(c.a.paragraph(nil))
 	}
-	e := Block("expandable", nil)
-	e.Fragments = []*Node{Fragment("expandable-title", paragraph(textNodes(t))), Fragment("expandable-body", body...)}
+	e := c.a.block("expandable", nil, nil)
+	e.Fragments = []*Node{Fragment("expandable-title", c.a.paragraph(c.a.textNodes(t))), Fragment("expandable-body", body...)}
 	return e
 }
 
@@ -140,100 +141,73 @@ func (c converter) expandable(title *string, open, end ast.Node) *Node {
 func (c converter) block(n ast.Node) []*Node {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		return []*Node{c.paragraph(n)}
+		return c.a.one(c.paragraph(n))
 	case *ast.Heading:
-		return []*Node{Block(headingType(n.Level), nil, c.inlines(n)...)}
+		return c.a.one(c.a.block(headingType(n.Level), nil, c.inlines(n)))
 	case *ast.ThematicBreak:
-		return []*Node{Block("divider", nil)}
+		return c.a.one(c.a.block("divider", nil, nil))
 	case *ast.FencedCodeBlock:
-		return []*Node{codeBlock(c.raw(n), string(n.Language(c.src)))}
+		return c.a.one(c.codeBlock(c.raw(n), string(n.Language(c.src))))
 	case *ast.CodeBlock:
-		return []*Node{codeBlock(c.raw(n), "")}
+		return c.a.one(c.codeBlock(c.raw(n), ""))
 	case *ast.Blockquote:
-		return []*Node{Block("blockquote", nil, c.fit(c.blocks(n), blockRules["blockquote"].children)...)}
+		return c.a.one(c.a.block("blockquote", nil, c.fit(c.blocks(n), blockRules["blockquote"].children)))
 	case *ast.List:
-		return []*Node{c.list(n)}
+		return c.a.one(c.list(n))
 	case *ast.HTMLBlock:
-		return []*Node{c.htmlBlock(n)}
+		return c.a.one(c.htmlBlock(n))
 	case *east.Table:
-		return []*Node{c.table(n)}
+		return c.a.one(c.table(n))
 	case *mathBlock:
-		return []*Node{Block("math", map[string]any{"formula": strings.TrimSuffix(c.raw(n), "\n")})}
+		return c.a.one(c.a.block("math", map[string]any{"formula": strings.TrimSuffix(c.raw(n), "\n")}, nil))
 	case *tagBlock:
 		return c.tag(n)
 	}
-	return []*Node{literal(c.lines(n))}
-}
-
-// literal is a paragraph of s as text, in the form a paragraph's text takes: lines trimmed,
-// blank ones dropped.
-func literal(s string) *Node {
-	var lines []string
-	for l := range strings.SplitSeq(s, "\n") {
-		if l = strings.Trim(l, " \t"); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return paragraph(textNodes(strings.Join(lines, "\n")))
+	return c.a.one(c.a.literal(c.lines(n)))
 }
 
 // headingType maps Markdown heading levels to the reference's three: GitBook writes a page's
 // title as "#" and heading-1 to heading-3 as "##" to "####"; a body's "#" (its title is stored
 // apart) is heading-1, and levels below "####" are heading-3.
 func headingType(level int) string {
-	return fmt.Sprintf("heading-%d", min(max(level-1, 1), 3))
+	return headingTypes[min(max(level-1, 1), 3)-1]
 }
+
+var headingTypes = [...]string{"heading-1", "heading-2", "heading-3"}
 
 func (c converter) paragraph(n ast.Node) *Node {
 	nodes := c.inlines(n)
 	if len(nodes) == 1 && nodes[0].Type == "inline-image" {
 		img := nodes[0].Data
-		return Block("images", nil, image(img["ref"].(map[string]any), str(img, "alt"), ""))
+		return c.a.block("images", nil, c.a.one(c.image(img["ref"].(map[string]any), str(img, "alt"), "")))
 	}
-	return paragraph(nodes)
+	return c.a.paragraph(nodes)
 }
 
-// paragraph is a paragraph of the inline nodes; an empty one holds an empty text, as the
-// reference's editor has it.
-func paragraph(nodes []*Node) *Node {
-	if len(nodes) == 0 {
-		nodes = []*Node{Text(NewLeaf(""))}
-	}
-	return Block("paragraph", nil, nodes...)
-}
-
-// textNodes is s as plain text.
-func textNodes(s string) []*Node {
-	if s == "" {
-		return nil
-	}
-	return []*Node{Text(NewLeaf(s))}
-}
-
-func image(ref map[string]any, alt, caption string) *Node {
+func (c converter) image(ref map[string]any, alt, caption string) *Node {
 	data := map[string]any{"ref": ref}
 	if alt != "" {
 		data["alt"] = alt
 	}
-	img := Block("image", data)
+	img := c.a.block("image", data, nil)
 	if caption != "" {
-		img.Fragments = []*Node{Fragment("caption", paragraph(textNodes(caption)))}
+		img.Fragments = []*Node{Fragment("caption", c.a.paragraph(c.a.textNodes(caption)))}
 	}
 	return img
 }
 
-func codeBlock(code, syntax string) *Node {
+func (c converter) codeBlock(code, syntax string) *Node {
 	data := map[string]any{}
 	if syntax != "" {
 		data["syntax"] = syntax
 	}
-	var lines []*Node
+	start := c.a.open()
 	if code != "" {
 		for l := range strings.SplitSeq(strings.TrimSuffix(code, "\n"), "\n") {
-			lines = append(lines, Block("code-line", nil, Text(NewLeaf(l))))
+			c.a.push(c.a.block("code-line", nil, c.a.one(c.a.text(NewLeaf(l)))))
 		}
 	}
-	return Block("code", data, lines...)
+	return c.a.block("code", data, c.a.close(start))
 }
 
 func (c converter) list(n *ast.List) *Node {
@@ -246,15 +220,15 @@ func (c converter) list(n *ast.List) *Node {
 	} else if isTaskList(n) {
 		typ = "list-tasks"
 	}
-	var items []*Node
+	start := c.a.open()
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-		item := Block("list-item", nil, c.fit(c.blocks(k), listItemKids)...)
+		item := c.a.block("list-item", nil, c.fit(c.blocks(k), listItemKids))
 		if typ == "list-tasks" {
 			item.Data = map[string]any{"checked": checked(k)}
 		}
-		items = append(items, item)
+		c.a.push(item)
 	}
-	return Block(typ, data, items...)
+	return c.a.block(typ, data, c.a.close(start))
 }
 
 // taskBox is the task check box of a list item, nil for none.
@@ -297,15 +271,15 @@ var figure = regexp.MustCompile(`^<figure><img src="([^"]*)" alt="([^"]*)"><figc
 func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
 	s := c.lines(n)
 	if !strings.HasPrefix(s, figureTag) {
-		return literal(s)
+		return c.a.literal(s)
 	}
 	if m := figure.FindStringSubmatch(s); m != nil {
 		ref := refFromDest(html.UnescapeString(m[1]))
 		if kind := str(ref, "kind"); kind == "url" || kind == "file" {
-			return Block("images", nil, image(ref, html.UnescapeString(m[2]), html.UnescapeString(m[3])))
+			return c.a.block("images", nil, c.a.one(c.image(ref, html.UnescapeString(m[2]), html.UnescapeString(m[3]))))
 		}
 	}
-	return literal(s)
+	return c.a.literal(s)
 }
 
 // firstLine is the source text of a block's first line, which it has.
@@ -316,38 +290,59 @@ func (c converter) firstLine(n ast.Node) []byte {
 
 // lines is the source text of a block's lines (an HTML block's closing line included).
 func (c converter) lines(n ast.Node) string {
-	var b strings.Builder
-	for i := 0; i < n.Lines().Len(); i++ {
-		seg := n.Lines().At(i)
-		b.Write(seg.Value(c.src))
-	}
+	segs := n.Lines().Sliced(0, n.Lines().Len())
 	if h, ok := n.(*ast.HTMLBlock); ok && h.HasClosure() {
-		b.Write(h.ClosureLine.Value(c.src))
+		segs = append(segs[:len(segs):len(segs)], h.ClosureLine)
+	}
+	if s, ok := c.shared(segs); ok {
+		return s
+	}
+	var b strings.Builder
+	for _, seg := range segs {
+		b.Write(seg.Value(c.src))
 	}
 	return b.String()
 }
 
 // raw is the text of a code or math block's lines, tabs expanded as goldmark's padding says.
 func (c converter) raw(n ast.Node) string {
+	segs := n.Lines().Sliced(0, n.Lines().Len())
+	if s, ok := c.shared(segs); ok {
+		return s
+	}
 	var b strings.Builder
-	for i := 0; i < n.Lines().Len(); i++ {
-		seg := n.Lines().At(i)
+	for _, seg := range segs {
 		b.WriteString(strings.Repeat(" ", seg.Padding))
 		b.Write(seg.Value(c.src))
 	}
 	return b.String()
 }
 
+// shared is the text of segments that are one run of the source, unpadded: a string sharing its
+// bytes (FromMarkdown). ok is false for other segments.
+func (c converter) shared(segs []text.Segment) (s string, ok bool) {
+	for i, seg := range segs {
+		if seg.Padding != 0 || i > 0 && segs[i-1].Stop != seg.Start {
+			return "", false
+		}
+	}
+	if len(segs) == 0 {
+		return "", true
+	}
+	return util.BytesToReadOnlyString(c.src[segs[0].Start:segs[len(segs)-1].Stop]), true
+}
+
 func (c converter) table(t *east.Table) *Node {
 	var columns []any
 	definition, records := map[string]any{}, map[string]any{}
-	table := Block("table", nil)
+	table := c.a.block("table", nil, nil)
 	row := 0
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		values := map[string]any{}
+		rowID := "r" + strconv.Itoa(row)
 		col := 0
 		for cell := r.FirstChild(); cell != nil; cell, col = cell.NextSibling(), col+1 {
-			id := "c" + strconv.Itoa(col)
+			id := columnID(col)
 			if r.Kind() == east.KindTableHeader {
 				columns = append(columns, id)
 				definition[id] = map[string]any{"id": id, "title": util.BytesToReadOnlyString(c.plain(cell)),
@@ -355,19 +350,45 @@ func (c converter) table(t *east.Table) *Node {
 				continue
 			}
 			if inl := c.inlines(cell); len(inl) > 0 {
-				frag := "r" + strconv.Itoa(row) + id
+				frag := rowID + id
 				values[id] = frag
-				table.Fragments = append(table.Fragments, &Node{Object: ObjectFragment, Fragment: frag, Nodes: []*Node{paragraph(inl)}})
+				table.Fragments = append(table.Fragments, c.a.node(Node{Object: ObjectFragment, Fragment: frag, Nodes: c.a.one(c.a.paragraph(inl))}))
 			}
 		}
 		if r.Kind() != east.KindTableHeader {
-			records["r"+strconv.Itoa(row)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
+			records[rowID] = map[string]any{"orderIndex": orderIndex(row), "values": values}
 			row++
 		}
 	}
 	table.Data = map[string]any{"view": map[string]any{"type": "grid", "columns": columns, "hideHeader": false},
 		"records": records, "definition": definition}
 	return table
+}
+
+// columnID is the id of a table's column col.
+func columnID(col int) string {
+	if col < len(columnIDs) {
+		return columnIDs[col]
+	}
+	return "c" + strconv.Itoa(col)
+}
+
+var columnIDs = func() (ids [16]string) {
+	for col := range ids {
+		ids[col] = "c" + strconv.Itoa(col)
+	}
+	return ids
+}()
+
+// orderIndex is the orderIndex of a table's record row: "a" and the row in six digits or more.
+func orderIndex(row int) string {
+	digits := strconv.Itoa(row)
+	b := make([]byte, 0, 16)
+	b = append(b, 'a')
+	for range 6 - len(digits) {
+		b = append(b, '0')
+	}
+	return string(append(b, digits...))
 }
 
 func alignment(a east.Alignment) string {
@@ -407,36 +428,36 @@ func (c converter) tag(n *tagBlock) []*Node {
 		if !slices.Contains(hintStyles, style) {
 			style = "info"
 		}
-		return []*Node{Block("hint", map[string]any{"style": style}, c.fit(c.blocks(n), blockRules["hint"].children)...)}
+		return c.a.one(c.a.block("hint", map[string]any{"style": style}, c.fit(c.blocks(n), blockRules["hint"].children)))
 	case "tabs":
-		return []*Node{c.items(n, "tabs", "tab", "tabs-item", tabKids)}
+		return c.a.one(c.items(n, "tabs", "tab", "tabs-item", tabKids))
 	case "stepper":
-		return []*Node{c.items(n, "stepper", "step", "stepper-step", blockRules["stepper-step"].children)}
+		return c.a.one(c.items(n, "stepper", "step", "stepper-step", blockRules["stepper-step"].children))
 	case "columns":
-		return []*Node{c.items(n, "columns", "column", "column", columnKids)}
+		return c.a.one(c.items(n, "columns", "column", "column", columnKids))
 	case "code":
 		return c.titledCode(n)
 	case "if":
-		return []*Node{Block("if", map[string]any{"expression": n.attrs["expression"]}, c.fit(c.blocks(n), topLevel)...)}
+		return c.a.one(c.a.block("if", map[string]any{"expression": n.attrs["expression"]}, c.fit(c.blocks(n), topLevel)))
 	case "content-ref":
-		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
+		return c.a.one(c.a.block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])}, nil))
 	case "openapi", "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
 		return c.openAPI(n)
 	case "embed":
 		if url := n.attrs["url"]; url != "" {
-			return []*Node{Block("embed", map[string]any{"url": url})}
+			return c.a.one(c.a.block("embed", map[string]any{"url": url}, nil))
 		}
 	case "file":
 		if ref := refFromDest(n.attrs["src"]); str(ref, "kind") == "file" {
-			return []*Node{Block("file", map[string]any{"ref": ref})}
+			return c.a.one(c.a.block("file", map[string]any{"ref": ref}, nil))
 		}
 	case "include":
 		if id, ok := includedID(n.attrs["src"]); ok {
-			return []*Node{ReusableBlock(id)}
+			return c.a.one(ReusableBlock(id))
 		}
 	}
 	if voidTags[n.name] { // a tag Markdown cannot hold: its text
-		return []*Node{literal(n.line)}
+		return c.a.one(c.a.literal(n.line))
 	}
 	return c.blocks(n) // a tab, step or column outside its group: its blocks
 }
@@ -464,11 +485,11 @@ func (c converter) openAPI(n *tagBlock) []*Node {
 		}
 	}
 	body := c.fit(c.blocks(n), topLevel)
-	b := Block(typ, data)
+	b := c.a.block(typ, data, nil)
 	if checkOpenAPI("", b) != nil {
-		text := []*Node{literal(n.line)}
+		text := []*Node{c.a.literal(n.line)}
 		if n.closed {
-			body = append(body, literal("{% end"+n.name+" %}"))
+			body = append(body, c.a.literal("{% end"+n.name+" %}"))
 		}
 		return append(text, body...)
 	}
@@ -490,26 +511,27 @@ func splitNames(s string) []any {
 // items converts a group of tabs, steps or columns. Blocks between the items join the item
 // before them (or a first, untitled one).
 func (c converter) items(n *tagBlock, group, itemTag, itemType string, kids []string) *Node {
-	g := Block(group, nil)
+	var data map[string]any
 	if group == "columns" {
-		g.Data = map[string]any{}
+		data = map[string]any{}
 	}
+	start := c.a.open()
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		if t, ok := k.(*tagBlock); ok && t.name == itemTag {
 			data := map[string]any{}
 			if title, ok := t.attrs["title"]; ok && group == "tabs" {
 				data["title"] = title
 			}
-			g.Nodes = append(g.Nodes, Block(itemType, data, c.fit(c.blocks(t), kids)...))
+			c.a.push(c.a.block(itemType, data, c.fit(c.blocks(t), kids)))
 			continue
 		}
-		if len(g.Nodes) == 0 {
-			g.Nodes = append(g.Nodes, Block(itemType, map[string]any{}))
+		if len(c.a.stack) == start {
+			c.a.push(c.a.block(itemType, map[string]any{}, nil))
 		}
-		last := g.Nodes[len(g.Nodes)-1]
+		last := c.a.top()
 		last.Nodes = append(last.Nodes, c.fit(c.block(k), kids)...)
 	}
-	return g
+	return c.a.block(group, data, c.a.close(start))
 }
 
 // titledCode converts `{% code %}` around one code block; around anything else, the tag is
@@ -536,22 +558,28 @@ func (c converter) titledCode(n *tagBlock) []*Node {
 // or, for a void one or one whose data the blocks would leave behind (a hint's style, tabs'
 // titles), by a paragraph of its Markdown, so that nothing is dropped.
 func (c converter) fit(blocks []*Node, allowed []string) []*Node {
-	var out []*Node
+	if len(blocks) == 0 {
+		return nil
+	}
+	if !slices.ContainsFunc(blocks, func(b *Node) bool { return !slices.Contains(allowed, b.Type) }) {
+		return slices.Clip(blocks) // most blocks: all kept
+	}
+	start := c.a.open()
 	for _, b := range blocks {
 		switch {
 		case slices.Contains(allowed, b.Type):
-			out = append(out, b)
+			c.a.push(b)
 		case b.Type == "if": // its tags as text around its blocks: shown to every reader, and seen to be
-			out = append(out, literal(ifOpen(b)))
-			out = append(out, c.fit(b.Nodes, allowed)...)
-			out = append(out, literal(ifClose))
+			c.a.push(c.a.literal(ifOpen(b)))
+			c.a.push(c.fit(b.Nodes, allowed)...)
+			c.a.push(c.a.literal(ifClose))
 		case len(b.Nodes) > 0 && b.Type != "code" && !holdsData(b):
-			out = append(out, c.fit(b.Nodes, allowed)...)
+			c.a.push(c.fit(b.Nodes, allowed)...)
 		default:
-			out = append(out, literal(blockMarkdown(b)))
+			c.a.push(c.a.literal(blockMarkdown(b)))
 		}
 	}
-	return out
+	return c.a.close(start)
 }
 
 // holdsData says whether a container or one of its items (a tab, a step, a column) has data of its

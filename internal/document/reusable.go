@@ -111,7 +111,7 @@ func Dereference(doc *Document, contents map[string]*Document, missing func(id s
 // Markdown readers.
 func MissingNotice(string) []*Node {
 	return []*Node{Block("hint", map[string]any{"style": "warning"},
-		paragraph(textNodes("This reusable content is missing: it was deleted or is not available.")))}
+		heap.paragraph(heap.textNodes("This reusable content is missing: it was deleted or is not available.")))}
 }
 
 type dereferencer struct {

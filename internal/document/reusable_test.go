@@ -58,7 +58,7 @@ func TestReusableContentMarkdown(t *testing.T) {
 }
 
 func TestDereference(t *testing.T) {
-	para := func(s string) *Node { return paragraph(textNodes(s)) }
+	para := func(s string) *Node { return heap.paragraph(heap.textNodes(s)) }
 	contents := map[string]*Document{
 		"a":    New(para("A1"), para("A2")),
 		"b":    New(para("B"), ReusableBlock("a")),

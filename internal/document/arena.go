@@ -1,0 +1,119 @@
+package document
+
+import "strings"
+
+// arena hands out the nodes of one conversion from Markdown, and the lists of their children,
+// from chunks: a document is some six nodes a block, and allocating each alone was most of
+// FromMarkdown's time (BenchmarkConvert10kBlocks). A chunk is garbage once none of its nodes is
+// reachable. The nil arena (heap) allocates each node alone.
+type arena struct {
+	nodes  []Node
+	leaves []Leaf
+	lists  []*Node
+	stack  []*Node // the lists being built, the innermost last (open, push, close)
+}
+
+// heap is the arena of the nodes made outside a conversion.
+var heap *arena
+
+// arenaChunk is how many nodes, leaves or list entries a chunk holds.
+const arenaChunk = 256
+
+func (a *arena) node(n Node) *Node {
+	if a == nil {
+		p := new(Node) // not &n, which would put every n on the heap
+		*p = n
+		return p
+	}
+	if len(a.nodes) == cap(a.nodes) {
+		a.nodes = make([]Node, 0, arenaChunk)
+	}
+	a.nodes = append(a.nodes, n)
+	return &a.nodes[len(a.nodes)-1]
+}
+
+// list is a copy of nodes, nil for none. Its capacity is its length: appending to it copies it
+// rather than writing over the list after it.
+func (a *arena) list(nodes []*Node) []*Node {
+	switch {
+	case len(nodes) == 0:
+		return nil
+	case a == nil || len(nodes) > arenaChunk/4:
+		return append([]*Node(nil), nodes...)
+	case cap(a.lists)-len(a.lists) < len(nodes):
+		a.lists = make([]*Node, 0, arenaChunk)
+	}
+	start := len(a.lists)
+	a.lists = append(a.lists, nodes...)
+	return a.lists[start:len(a.lists):len(a.lists)]
+}
+
+// one is a list of n.
+func (a *arena) one(n *Node) []*Node { return a.list([]*Node{n}) }
+
+// open starts a list on the stack: the nodes pushed until close(start) are its own.
+func (a *arena) open() (start int) { return len(a.stack) }
+
+func (a *arena) push(nodes ...*Node) { a.stack = append(a.stack, nodes...) }
+
+// top is the last node pushed.
+func (a *arena) top() *Node { return a.stack[len(a.stack)-1] }
+
+// close ends the list started at start: the nodes pushed since, as a list.
+func (a *arena) close(start int) []*Node {
+	l := a.list(a.stack[start:])
+	a.stack = a.stack[:start]
+	return l
+}
+
+// block is Block of a list.
+func (a *arena) block(typ string, data map[string]any, nodes []*Node) *Node {
+	rules := blockRules[typ]
+	n := Node{Object: ObjectBlock, Type: typ, Data: data, Nodes: nodes, IsVoid: rules.void}
+	if rules.fragments {
+		n.Fragments = []*Node{}
+	}
+	return a.node(n)
+}
+
+// text is a text of one leaf.
+func (a *arena) text(l Leaf) *Node {
+	if a == nil {
+		return Text(l)
+	}
+	if len(a.leaves) == cap(a.leaves) {
+		a.leaves = make([]Leaf, 0, arenaChunk)
+	}
+	a.leaves = append(a.leaves, l)
+	end := len(a.leaves)
+	return a.node(Node{Object: ObjectText, Leaves: a.leaves[end-1 : end : end]})
+}
+
+// textNodes is s as plain text.
+func (a *arena) textNodes(s string) []*Node {
+	if s == "" {
+		return nil
+	}
+	return a.one(a.text(NewLeaf(s)))
+}
+
+// paragraph is a paragraph of the inline nodes; an empty one holds an empty text, as the
+// reference's editor has it.
+func (a *arena) paragraph(nodes []*Node) *Node {
+	if len(nodes) == 0 {
+		nodes = a.one(a.text(NewLeaf("")))
+	}
+	return a.block("paragraph", nil, nodes)
+}
+
+// literal is a paragraph of s as text, in the form a paragraph's text takes: lines trimmed,
+// blank ones dropped.
+func (a *arena) literal(s string) *Node {
+	var lines []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if l = strings.Trim(l, " \t"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return a.paragraph(a.textNodes(strings.Join(lines, "\n")))
+}
