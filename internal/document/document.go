@@ -71,7 +71,9 @@ func New(blocks ...*Node) *Document {
 }
 
 // Block returns a block of the type; void for the types the support table says are.
-func Block(typ string, data map[string]any, nodes ...*Node) *Node { return heap.block(typ, data, nodes) }
+func Block(typ string, data map[string]any, nodes ...*Node) *Node {
+	return heap.block(typ, data, nodes)
+}
 
 // Inline returns an inline of the type; void for the types the support table says are.
 func Inline(typ string, data map[string]any, nodes ...*Node) *Node {

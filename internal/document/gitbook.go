@@ -2,6 +2,7 @@ package document
 
 import (
 	"bytes"
+	"maps"
 	"regexp"
 
 	"github.com/yuin/goldmark"
@@ -42,11 +43,24 @@ var (
 		"step": true, "columns": true, "column": true, "content-ref": true, "openapi": true, "swagger": true,
 		"openapi-operation": true, "openapi-webhook": true, "openapi-schemas": true, "if": true}
 	voidTags = map[string]bool{"embed": true, "file": true, "include": true}
+	// tagNames are the names of the tags Bindery reads, by themselves: a tag block's name is one
+	// of them rather than a copy.
+	tagNames = func() map[string]string {
+		names := map[string]string{}
+		for name := range maps.Keys(containerTags) {
+			names[name] = name
+		}
+		for name := range maps.Keys(voidTags) {
+			names[name] = name
+		}
+		return names
+	}()
 )
 
 var kindTag = ast.NewNodeKind("GitBookTag")
 
-// tagBlock is a GitBook tag block: its name, its attributes and, for a container, its blocks.
+// tagBlock is a GitBook tag block: its name, its attributes and, for a container, its blocks. Its
+// strings share the bytes of the text parsed, FromMarkdown's copy, which nothing writes.
 type tagBlock struct {
 	ast.BaseBlock
 	name   string
@@ -87,28 +101,30 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (as
 		return nil, parser.NoChildren
 	}
 	line, _ := reader.PeekLine()
-	name := tagName(line)
-	if !containerTags[string(name)] && !voidTags[string(name)] { // no tag, an end tag, or one Bindery does not read
+	nameBytes := tagName(line)
+	name, ok := tagNames[string(nameBytes)]
+	if !ok { // no tag, an end tag, or one Bindery does not read
 		return nil, parser.NoChildren
 	}
-	if string(name) == "include" {
+	trimmed := util.BytesToReadOnlyString(util.TrimRightSpace(line))
+	if name == "include" {
 		if m := includeLine.FindSubmatch(line); m != nil {
 			reader.AdvanceToEOL()
-			return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: string(util.TrimRightSpace(line))}, parser.NoChildren
+			return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: trimmed}, parser.NoChildren
 		}
 	}
-	if string(name) == "if" {
+	if name == "if" {
 		if m := ifLine.FindSubmatch(line); m != nil {
 			reader.AdvanceToEOL()
-			n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: string(util.TrimRightSpace(line)), open: true}
+			n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: trimmed, open: true}
 			return n, parser.HasChildren
 		}
 	}
-	attrs, ok := tagAttrs(line[bytes.Index(line, name)+len(name):])
+	attrs, ok := tagAttrs(line[bytes.Index(line, nameBytes)+len(nameBytes):])
 	if !ok {
 		return nil, parser.NoChildren
 	}
-	n := &tagBlock{name: string(name), attrs: attrs, line: string(util.TrimRightSpace(line))}
+	n := &tagBlock{name: name, attrs: attrs, line: trimmed}
 	reader.AdvanceToEOL()
 	if voidTags[n.name] {
 		return n, parser.NoChildren
@@ -136,7 +152,6 @@ func tagName(line []byte) []byte {
 // spaces, then `%}` and nothing but spaces (ok false when the line is not that). A name given twice
 // has its last value.
 func tagAttrs(rest []byte) (attrs map[string]string, ok bool) {
-	attrs = map[string]string{}
 	for {
 		trimmed := bytes.TrimLeft(rest, tagSpace)
 		spaced := len(trimmed) < len(rest)
@@ -153,7 +168,10 @@ func tagAttrs(rest []byte) (attrs map[string]string, ok bool) {
 		if !spaced || name == 0 || !isAttr || closing < 0 {
 			return nil, false
 		}
-		attrs[string(rest[:name])] = unescapeAttr(string(value[:closing]))
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		attrs[string(rest[:name])] = unescapeAttr(util.BytesToReadOnlyString(value[:closing]))
 		rest = value[closing+1:]
 	}
 }

@@ -121,6 +121,18 @@ func (b *inlineBuilder) done() []*Node {
 	return b.a.close(b.start)
 }
 
+// within builds with b the nodes that build adds, apart from b's own (a link's text), and
+// returns them, b then being as it was.
+func (b *inlineBuilder) within(build func()) []*Node {
+	b.closeLeaf()
+	start, keys := b.start, b.keys
+	b.start, b.keys = b.a.open(), nil
+	build()
+	nodes := b.done()
+	b.start, b.keys = start, keys
+	return nodes
+}
+
 func (b *inlineBuilder) last() *Node {
 	if len(b.a.stack) == b.start {
 		return nil
@@ -184,9 +196,8 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 				b.inline(Inline("mention", map[string]any{"ref": ref})) // its text is GitBook's label, not content
 				continue
 			}
-			inner := c.builder()
-			c.walkInlines(k, marks, true, &inner)
-			b.inline(Inline("link", map[string]any{"ref": ref}, inner.done()...))
+			text := b.within(func() { c.walkInlines(k, marks, true, b) })
+			b.inline(Inline("link", map[string]any{"ref": ref}, text...))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
@@ -334,7 +345,9 @@ func decodeShared(v []byte) string {
 	return decode(v)
 }
 
-func needsDecoding(v []byte) bool { return bytes.IndexByte(v, '\\') >= 0 || bytes.IndexByte(v, '&') >= 0 }
+func needsDecoding(v []byte) bool {
+	return bytes.IndexByte(v, '\\') >= 0 || bytes.IndexByte(v, '&') >= 0
+}
 
 func isASCIIPunct(c byte) bool {
 	return c < 128 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0

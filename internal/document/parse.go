@@ -21,7 +21,7 @@ import (
 func FromMarkdown(markdown string) *Document {
 	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
 	root := gitbookMarkdown.Parse(text.NewReader(src))
-	c := converter{src: src, closers: map[ast.Node]ast.Node{}, a: &arena{}}
+	c := converter{src: src, closers: map[ast.Node]ast.Node{}, a: newArena(len(src))}
 	return New(c.fit(c.blocks(root), topLevel)...)
 }
 
