@@ -23,7 +23,6 @@ func newArena(size int) *arena { return &arena{chunk: min(max(size/128, 2), 256)
 // heap is the arena of the nodes made outside a conversion.
 var heap *arena
 
-
 func (a *arena) node(n Node) *Node {
 	if a == nil {
 		p := new(Node) // not &n, which would put every n on the heap
