@@ -3,7 +3,6 @@ package document
 import (
 	"bytes"
 	"html"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,28 +68,57 @@ func isEmptyParagraph(b *Node) bool {
 	return b.Type == "paragraph" && len(b.Nodes) == 1 && b.Nodes[0].Object == ObjectText && plainText(b.Nodes) == ""
 }
 
+// The HTML of an expandable: a block `<details>`, white space and `<summary>title</summary>` on
+// one line or not, white space; then the blocks of its body; then a block `</details>` and white
+// space.
 var (
-	detailsOpen  = regexp.MustCompile(`^<details>\s*(?:<summary>(.*)</summary>)?\s*$`)
-	detailsClose = regexp.MustCompile(`^</details>\s*$`)
-	summaryLine  = regexp.MustCompile(`^<summary>(.*)</summary>\s*$`)
-	detailsTag   = []byte("<details>")  // how detailsOpen's lines start
-	detailsEnd   = []byte("</details>") // how detailsClose's do
+	detailsTag = []byte("<details>")
+	detailsEnd = []byte("</details>")
 )
 
 // detailsOpen says whether n opens an expandable, and its title when the same block holds it.
 func (c converter) detailsOpen(n ast.Node) (*string, bool) {
-	if n.Kind() != ast.KindHTMLBlock || n.Lines().Len() > 0 && !bytes.HasPrefix(c.firstLine(n), detailsTag) {
+	if n.Kind() != ast.KindHTMLBlock || n.Lines().Len() == 0 || !bytes.HasPrefix(c.firstLine(n), detailsTag) {
 		return nil, false
 	}
-	lines := c.lines(n)
-	m := detailsOpen.FindStringSubmatch(lines)
-	if m == nil {
-		return nil, false
+	return readDetails(c.lines(n))
+}
+
+// readDetails reads the HTML of a block opening an expandable (detailsOpen).
+func readDetails(s string) (title *string, ok bool) {
+	rest, ok := strings.CutPrefix(s, string(detailsTag))
+	if rest = strings.Trim(rest, htmlSpace); !ok || rest == "" {
+		return nil, ok
 	}
-	if strings.Contains(lines, "<summary>") {
-		return &m[1], true
+	if t, ok := enclosed(rest, "<summary>", "</summary>"); ok {
+		return &t, true
 	}
-	return nil, true
+	return nil, false
+}
+
+// detailsClose says whether n closes an expandable.
+func (c converter) detailsClose(n ast.Node) bool {
+	return n.Kind() == ast.KindHTMLBlock && n.Lines().Len() > 0 && bytes.HasPrefix(c.firstLine(n), detailsEnd) &&
+		closesDetails(c.lines(n))
+}
+
+func closesDetails(s string) bool { return strings.TrimRight(s, htmlSpace) == string(detailsEnd) }
+
+// summaryLine is the title of a block `<summary>title</summary>`, ok false for another.
+func summaryLine(s string) (title string, ok bool) {
+	return enclosed(strings.TrimRight(s, htmlSpace), "<summary>", "</summary>")
+}
+
+// htmlSpace is the white space around the HTML GitBook writes (as \s in a regular expression).
+const htmlSpace = " \t\n\f\r"
+
+// enclosed is the text of s between open and end, ok when s is open, one line and end.
+func enclosed(s, open, end string) (text string, ok bool) {
+	if len(s) < len(open)+len(end) || !strings.HasPrefix(s, open) || !strings.HasSuffix(s, end) {
+		return "", false
+	}
+	text = s[len(open) : len(s)-len(end)]
+	return text, !strings.Contains(text, "\n")
 }
 
 // matchDetails pairs the children of parent that open an expandable with the siblings that close
@@ -101,8 +129,7 @@ func (c converter) matchDetails(parent ast.Node) {
 	for k := parent.FirstChild(); k != nil; k = k.NextSibling() {
 		if _, ok := c.detailsOpen(k); ok {
 			open = append(open, k)
-		} else if len(open) > 0 && k.Kind() == ast.KindHTMLBlock && k.Lines().Len() > 0 &&
-			bytes.HasPrefix(c.firstLine(k), detailsEnd) && detailsClose.MatchString(c.lines(k)) {
+		} else if len(open) > 0 && c.detailsClose(k) {
 			c.closers[open[len(open)-1]] = k
 			open = open[:len(open)-1]
 		}
@@ -112,8 +139,8 @@ func (c converter) matchDetails(parent ast.Node) {
 func (c converter) expandable(title *string, open, end ast.Node) *Node {
 	k := open.NextSibling()
 	if title == nil && k != end && k.Kind() == ast.KindHTMLBlock {
-		if m := summaryLine.FindStringSubmatch(c.lines(k)); m != nil {
-			title, k = &m[1], k.NextSibling()
+		if t, ok := summaryLine(c.lines(k)); ok {
+			title, k = &t, k.NextSibling()
 		}
 	}
 	holder := ast.NewDocument()
@@ -266,17 +293,44 @@ func checked(item ast.Node) bool {
 // figure is GitBook's image with a caption; its lines start with figureTag.
 const figureTag = "<figure>"
 
-var figure = regexp.MustCompile(`^<figure><img src="([^"]*)" alt="([^"]*)"><figcaption>(?:<p>(.*)</p>)?</figcaption></figure>\s*$`)
+// figure reads a figure as GitBook writes it: `<figure><img src="src" alt="alt"><figcaption>`,
+// `<p>caption</p>` on one line or nothing, `</figcaption></figure>` and white space; ok false for
+// other HTML.
+func figure(s string) (src, alt, caption string, ok bool) {
+	rest, ok := strings.CutPrefix(s, `<figure><img src="`)
+	if !ok {
+		return "", "", "", false
+	}
+	if src, rest, ok = strings.Cut(rest, `"`); !ok {
+		return "", "", "", false
+	}
+	if rest, ok = strings.CutPrefix(rest, ` alt="`); !ok {
+		return "", "", "", false
+	}
+	if alt, rest, ok = strings.Cut(rest, `"`); !ok {
+		return "", "", "", false
+	}
+	if rest, ok = strings.CutPrefix(rest, `><figcaption>`); !ok {
+		return "", "", "", false
+	}
+	if rest, ok = strings.CutSuffix(strings.TrimRight(rest, htmlSpace), `</figcaption></figure>`); !ok {
+		return "", "", "", false
+	}
+	if rest != "" {
+		caption, ok = enclosed(rest, "<p>", "</p>")
+	}
+	return src, alt, caption, ok
+}
 
 func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
 	s := c.lines(n)
 	if !strings.HasPrefix(s, figureTag) {
 		return c.a.literal(s)
 	}
-	if m := figure.FindStringSubmatch(s); m != nil {
-		ref := refFromDest(html.UnescapeString(m[1]))
+	if src, alt, caption, ok := figure(s); ok {
+		ref := refFromDest(html.UnescapeString(src))
 		if kind := str(ref, "kind"); kind == "url" || kind == "file" {
-			return c.a.block("images", nil, c.a.one(c.image(ref, html.UnescapeString(m[2]), html.UnescapeString(m[3]))))
+			return c.a.block("images", nil, c.a.one(c.image(ref, html.UnescapeString(alt), html.UnescapeString(caption))))
 		}
 	}
 	return c.a.literal(s)
