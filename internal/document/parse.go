@@ -38,17 +38,21 @@ const maxExpandableDepth = 2
 
 // blocks converts the blocks under n, an expandable being the HTML blocks from `<details>` to
 // `</details>` with what they hold.
-func (c converter) blocks(n ast.Node) []*Node {
-	c.matchDetails(n)
-	return c.matchedBlocks(n)
-}
+func (c converter) blocks(n ast.Node) []*Node { return c.matchedBlocks(n, true) }
 
-// matchedBlocks is blocks of a node whose children's `<details>` are matched already: an
-// expandable's body, whose blocks were matched among the siblings they came from.
-func (c converter) matchedBlocks(n ast.Node) []*Node {
+// matchedBlocks is blocks; match says whether the children's `<details>` are still to be matched
+// (not for an expandable's body, whose blocks were matched among the siblings they came from).
+// They are matched at the first that opens an expandable, from it on: the blocks before it
+// close none.
+func (c converter) matchedBlocks(n ast.Node, match bool) []*Node {
 	start := c.a.open()
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-		if title, ok := c.detailsOpen(k); ok && c.depth < maxExpandableDepth {
+		title, ok := c.detailsOpen(k)
+		if ok && match {
+			c.matchDetails(k)
+			match = false
+		}
+		if ok && c.depth < maxExpandableDepth {
 			if end := c.closers[k]; end != nil {
 				c.a.push(c.expandable(title, k, end))
 				k = end
@@ -121,12 +125,12 @@ func enclosed(s, open, end string) (text string, ok bool) {
 	return text, !strings.Contains(text, "\n")
 }
 
-// matchDetails pairs the children of parent that open an expandable with the siblings that close
+// matchDetails pairs the blocks from first on that open an expandable with the siblings that close
 // them, nested ones inside, in one pass (c.closers); an opening block without its closing one
 // pairs with nothing and stays HTML.
-func (c converter) matchDetails(parent ast.Node) {
+func (c converter) matchDetails(first ast.Node) {
 	var open []ast.Node
-	for k := parent.FirstChild(); k != nil; k = k.NextSibling() {
+	for k := first; k != nil; k = k.NextSibling() {
 		if _, ok := c.detailsOpen(k); ok {
 			open = append(open, k)
 		} else if len(open) > 0 && c.detailsClose(k) {
@@ -155,7 +159,7 @@ func (c converter) expandable(title *string, open, end ast.Node) *Node {
 	}
 	inner := c
 	inner.depth++
-	body := c.fit(inner.matchedBlocks(holder), expandKids)
+	body := c.fit(inner.matchedBlocks(holder, false), expandKids)
 	if len(body) == 0 {
 		body = c.a.one(c.a.paragraph(nil))
 	}
