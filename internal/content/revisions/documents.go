@@ -10,10 +10,13 @@ import (
 	"github.com/binderyhq/bindery/internal/document"
 )
 
-// documentCacheBytes bounds the Markdown of the bodies kept parsed: a document holds about ten
-// times its Markdown in memory, so some 160 MB at most. Parsing is most of what rendering a long
-// page costs, and bodies never change under their hash.
-const documentCacheBytes = 16 << 20
+// documentCacheBytes bounds the memory of the bodies kept parsed. Parsing is most of what
+// rendering a long page costs, and bodies never change under their hash.
+const documentCacheBytes = 160 << 20
+
+// documentBytesPerByte is what a document holds in memory for each byte of its Markdown: × 26–29
+// measured from 1 KB pages to 10,000 blocks (BenchmarkConvert10kBlocks, decision 579).
+const documentBytesPerByte = 29
 
 // Document returns a page's body as a document of the reference's model, parsed once per body
 // while it is kept, and shared: callers must not change it.
@@ -37,7 +40,7 @@ func (c *Contents) bodyDocument(ctx context.Context, hash string) (*document.Doc
 		return nil, err
 	}
 	doc := document.FromMarkdown(bodies[hash])
-	c.documents.Add(hash, doc, len(bodies[hash]))
+	c.documents.Add(hash, doc, len(bodies[hash])*documentBytesPerByte)
 	return doc, nil
 }
 
