@@ -321,3 +321,23 @@ func plainTextOfDocument(doc *Document) string {
 	})
 	return b.String()
 }
+
+// TestCodeTabsExpandOnce: an indented code block's tabs become the spaces goldmark's padding says,
+// once, as its HTML renderer writes them (CommonMark's tab stops of 4 columns).
+func TestCodeTabsExpandOnce(t *testing.T) {
+	for md, want := range map[string]string{
+		"- item\n\n  \t\tcode\n": "  code",
+		"1. a\n\n\t\tx\n":        " x",
+		"\t\tcode\n":             "\tcode",
+	} {
+		var code []string
+		walk(FromMarkdown(md).Nodes, func(n *Node) {
+			if n.Type == "code-line" {
+				code = append(code, plainText(n.Nodes))
+			}
+		})
+		if len(code) != 1 || code[0] != want {
+			t.Errorf("%q: code lines %q, want [%q]", md, code, want)
+		}
+	}
+}

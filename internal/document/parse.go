@@ -362,7 +362,8 @@ func (c converter) lines(n ast.Node) string {
 	return b.String()
 }
 
-// raw is the text of a code or math block's lines, tabs expanded as goldmark's padding says.
+// raw is the text of a code or math block's lines, tabs expanded as goldmark's padding says
+// (a segment's Value holds its padding).
 func (c converter) raw(n ast.Node) string {
 	segs := n.Lines().Sliced(0, n.Lines().Len())
 	if s, ok := c.shared(segs); ok {
@@ -370,7 +371,6 @@ func (c converter) raw(n ast.Node) string {
 	}
 	var b strings.Builder
 	for _, seg := range segs {
-		b.WriteString(strings.Repeat(" ", seg.Padding))
 		b.Write(seg.Value(c.src))
 	}
 	return b.String()
