@@ -532,6 +532,7 @@ type ComplexityRoot struct {
 		RepoProjectDirectory func(childComplexity int) int
 		Revision             func(childComplexity int) int
 		URL                  func(childComplexity int) int
+		UnmetMergeRules      func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
 	}
 
@@ -1816,6 +1817,7 @@ type GitSyncResolver interface {
 
 	Revision(ctx context.Context, obj *ent.GitSync) (*string, error)
 	ChangeRequest(ctx context.Context, obj *ent.GitSync) (*string, error)
+	UnmetMergeRules(ctx context.Context, obj *ent.GitSync) ([]string, error)
 	Operation(ctx context.Context, obj *ent.GitSync) (*model.GitSyncOperation, error)
 }
 type InviteLinkResolver interface {
@@ -3889,6 +3891,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSync.URL(childComplexity), true
+	case "GitSync.unmetMergeRules":
+		if e.ComplexityRoot.GitSync.UnmetMergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.UnmetMergeRules(childComplexity), true
 	case "GitSync.updatedAt":
 		if e.ComplexityRoot.GitSync.UpdatedAt == nil {
 			break
@@ -10890,7 +10898,9 @@ extend type Mutation {
   Imports the head of a branch of a git repository into the space. Not standalone, it links the
   space to the branch (replacing a former link) and queues the import, which every push the poll
   or a later call finds repeats: into the main content when it is what the last sync left, else
-  as a change request the three-way merge merges or marks conflicted. Standalone, it imports the
+  as a change request the three-way merge merges or marks conflicted. When merge rules are in
+  force, every import is such a change request, merged as the user who linked the space only
+  when the rules let it, else waiting for review. Standalone, it imports the
   head at once into a new change request and links nothing. True once queued (or done).
   """
   importGitRepository(spaceId: ID!, input: GitRepositoryInput!): Boolean!
@@ -10938,8 +10948,10 @@ type GitSync {
   commit: String
   "The revision of the space the branch mirrors."
   revision: ID
-  "The change request of an import that waits for a person (its merge had conflicts, or the branch was force-pushed); exports wait until it is merged or archived."
+  "The change request of an import that waits for a person (the space's merge rules refused its merge, its merge had conflicts, or the branch was force-pushed); exports wait until it is merged or archived."
   changeRequest: ID
+  "The merge rules that change request does not meet yet (it waits for review, then merges as any change request does); empty when none waits or only its conflicts or a force-push keep it waiting."
+  unmetMergeRules: [String!]!
   "The last operation, null before the first."
   operation: GitSyncOperation
   updatedAt: Time!
@@ -14344,6 +14356,8 @@ func (ec *executionContext) childFields_GitSync(ctx context.Context, field graph
 		return ec.fieldContext_GitSync_revision(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_GitSync_changeRequest(ctx, field)
+	case "unmetMergeRules":
+		return ec.fieldContext_GitSync_unmetMergeRules(ctx, field)
 	case "operation":
 		return ec.fieldContext_GitSync_operation(ctx, field)
 	case "updatedAt":
@@ -28745,6 +28759,29 @@ func (ec *executionContext) _GitSync_changeRequest(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_GitSync_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GitSync", field, true, true, "ID")
+}
+
+func (ec *executionContext) _GitSync_unmetMergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_unmetMergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().UnmetMergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_unmetMergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "String")
 }
 
 func (ec *executionContext) _GitSync_operation(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
@@ -60652,6 +60689,12 @@ func (ec *executionContext) _GitSync(ctx context.Context, sel ast.SelectionSet, 
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._GitSync_changeRequest(ctx, field, obj)
+				})
+		case "unmetMergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_unmetMergeRules(ctx, field, obj)
 				})
 		case "operation":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
