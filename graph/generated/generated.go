@@ -12174,14 +12174,20 @@ at the root of requests to that host name; the DNS and TLS in front of it are th
 type CustomHostname {
   hostname: String!
   site: Site!
-  "Whether the last check found the hostname pointing at this server."
+  "Whether the last check found the hostname pointing at this server and served over TLS with a valid certificate for it (status LIVE)."
   isActive: Boolean!
-  "The last check's outcome: DNS_PASSED, DNS_WRONG_CNAME, DNS_NO_CNAME or INTERNAL_ERROR; null before a check."
+  """
+  The last check's outcome; null before a check. Its DNS: DNS_WRONG_CNAME, DNS_NO_CNAME,
+  INTERNAL_ERROR (the resolver failed); once the DNS leads to this server, its TLS on port 443:
+  LIVE (a certificate for the hostname the trusted roots verify), SSL_FAILED (another
+  certificate, an untrusted or expired one, or no TLS), SSL_PENDING (nothing answers on the
+  port), SSL_UNKNOWN (the outbound guard forbids the address; --fetch-allow opens it).
+  """
   status: CustomHostnameStatus
   checkedAt: Time
 }
 
-enum CustomHostnameStatus { DNS_PASSED DNS_WRONG_CNAME DNS_NO_CNAME INTERNAL_ERROR }
+enum CustomHostnameStatus { DNS_PASSED DNS_WRONG_CNAME DNS_NO_CNAME INTERNAL_ERROR LIVE SSL_FAILED SSL_PENDING SSL_UNKNOWN }
 
 "The plan of a site."
 enum SiteType { BASIC PREMIUM ULTIMATE }
