@@ -451,6 +451,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			gitsync.FieldRevisionID:          {Type: field.TypeString, Column: gitsync.FieldRevisionID},
 			gitsync.FieldLinkedBy:            {Type: field.TypeString, Column: gitsync.FieldLinkedBy},
 			gitsync.FieldChangeRequestID:     {Type: field.TypeString, Column: gitsync.FieldChangeRequestID},
+			gitsync.FieldUnmetRules:          {Type: field.TypeJSON, Column: gitsync.FieldUnmetRules},
 		},
 	}
 	graph.Nodes[17] = &sqlgraph.Node{
@@ -5190,6 +5191,11 @@ func (f *GitSyncFilter) WhereLinkedBy(p entql.StringP) {
 // WhereChangeRequestID applies the entql string predicate on the change_request_id field.
 func (f *GitSyncFilter) WhereChangeRequestID(p entql.StringP) {
 	f.Where(p.Field(gitsync.FieldChangeRequestID))
+}
+
+// WhereUnmetRules applies the entql json.RawMessage predicate on the unmet_rules field.
+func (f *GitSyncFilter) WhereUnmetRules(p entql.BytesP) {
+	f.Where(p.Field(gitsync.FieldUnmetRules))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -61,6 +62,8 @@ type GitSync struct {
 	LinkedBy *string `json:"linked_by,omitempty"`
 	// ChangeRequestID holds the value of the "change_request_id" field.
 	ChangeRequestID *string `json:"change_request_id,omitempty"`
+	// UnmetRules holds the value of the "unmet_rules" field.
+	UnmetRules []string `json:"unmet_rules,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitSyncQuery when eager-loading is set.
 	Edges        GitSyncEdges `json:"edges"`
@@ -105,7 +108,7 @@ func (*GitSync) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitsync.FieldSealedToken, gitsync.FieldSealedWebhookSecret:
+		case gitsync.FieldSealedToken, gitsync.FieldSealedWebhookSecret, gitsync.FieldUnmetRules:
 			values[i] = new([]byte)
 		case gitsync.FieldID, gitsync.FieldOrganizationID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldBranch, gitsync.FieldRoot, gitsync.FieldAuthorName, gitsync.FieldAuthorEmail, gitsync.FieldCommitMessage, gitsync.FieldOperationDirection, gitsync.FieldOperationState, gitsync.FieldOperationError, gitsync.FieldCommit, gitsync.FieldRevisionID, gitsync.FieldLinkedBy, gitsync.FieldChangeRequestID:
 			values[i] = new(sql.NullString)
@@ -267,6 +270,14 @@ func (_m *GitSync) assignValues(columns []string, values []any) error {
 				_m.ChangeRequestID = new(string)
 				*_m.ChangeRequestID = value.String
 			}
+		case gitsync.FieldUnmetRules:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field unmet_rules", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.UnmetRules); err != nil {
+					return fmt.Errorf("unmarshal field unmet_rules: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -391,6 +402,9 @@ func (_m *GitSync) String() string {
 		builder.WriteString("change_request_id=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("unmet_rules=")
+	builder.WriteString(fmt.Sprintf("%v", _m.UnmetRules))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -271,6 +271,12 @@ func (_c *GitSyncCreate) SetNillableChangeRequestID(v *string) *GitSyncCreate {
 	return _c
 }
 
+// SetUnmetRules sets the "unmet_rules" field.
+func (_c *GitSyncCreate) SetUnmetRules(v []string) *GitSyncCreate {
+	_c.mutation.SetUnmetRules(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitSyncCreate) SetID(v string) *GitSyncCreate {
 	_c.mutation.SetID(v)
@@ -596,6 +602,10 @@ func (_c *GitSyncCreate) createSpec() (*GitSync, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ChangeRequestID(); ok {
 		_spec.SetField(gitsync.FieldChangeRequestID, field.TypeString, value)
 		_node.ChangeRequestID = &value
+	}
+	if value, ok := _c.mutation.UnmetRules(); ok {
+		_spec.SetField(gitsync.FieldUnmetRules, field.TypeJSON, value)
+		_node.UnmetRules = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -962,6 +972,24 @@ func (u *GitSyncUpsert) UpdateChangeRequestID() *GitSyncUpsert {
 // ClearChangeRequestID clears the value of the "change_request_id" field.
 func (u *GitSyncUpsert) ClearChangeRequestID() *GitSyncUpsert {
 	u.SetNull(gitsync.FieldChangeRequestID)
+	return u
+}
+
+// SetUnmetRules sets the "unmet_rules" field.
+func (u *GitSyncUpsert) SetUnmetRules(v []string) *GitSyncUpsert {
+	u.Set(gitsync.FieldUnmetRules, v)
+	return u
+}
+
+// UpdateUnmetRules sets the "unmet_rules" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateUnmetRules() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldUnmetRules)
+	return u
+}
+
+// ClearUnmetRules clears the value of the "unmet_rules" field.
+func (u *GitSyncUpsert) ClearUnmetRules() *GitSyncUpsert {
+	u.SetNull(gitsync.FieldUnmetRules)
 	return u
 }
 
@@ -1348,6 +1376,27 @@ func (u *GitSyncUpsertOne) UpdateChangeRequestID() *GitSyncUpsertOne {
 func (u *GitSyncUpsertOne) ClearChangeRequestID() *GitSyncUpsertOne {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearChangeRequestID()
+	})
+}
+
+// SetUnmetRules sets the "unmet_rules" field.
+func (u *GitSyncUpsertOne) SetUnmetRules(v []string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetUnmetRules(v)
+	})
+}
+
+// UpdateUnmetRules sets the "unmet_rules" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateUnmetRules() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateUnmetRules()
+	})
+}
+
+// ClearUnmetRules clears the value of the "unmet_rules" field.
+func (u *GitSyncUpsertOne) ClearUnmetRules() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearUnmetRules()
 	})
 }
 
@@ -1901,6 +1950,27 @@ func (u *GitSyncUpsertBulk) UpdateChangeRequestID() *GitSyncUpsertBulk {
 func (u *GitSyncUpsertBulk) ClearChangeRequestID() *GitSyncUpsertBulk {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.ClearChangeRequestID()
+	})
+}
+
+// SetUnmetRules sets the "unmet_rules" field.
+func (u *GitSyncUpsertBulk) SetUnmetRules(v []string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetUnmetRules(v)
+	})
+}
+
+// UpdateUnmetRules sets the "unmet_rules" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateUnmetRules() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateUnmetRules()
+	})
+}
+
+// ClearUnmetRules clears the value of the "unmet_rules" field.
+func (u *GitSyncUpsertBulk) ClearUnmetRules() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.ClearUnmetRules()
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/gitsync"
 	"github.com/binderyhq/bindery/ent/predicate"
@@ -323,6 +324,24 @@ func (_u *GitSyncUpdate) ClearChangeRequestID() *GitSyncUpdate {
 	return _u
 }
 
+// SetUnmetRules sets the "unmet_rules" field.
+func (_u *GitSyncUpdate) SetUnmetRules(v []string) *GitSyncUpdate {
+	_u.mutation.SetUnmetRules(v)
+	return _u
+}
+
+// AppendUnmetRules appends value to the "unmet_rules" field.
+func (_u *GitSyncUpdate) AppendUnmetRules(v []string) *GitSyncUpdate {
+	_u.mutation.AppendUnmetRules(v)
+	return _u
+}
+
+// ClearUnmetRules clears the value of the "unmet_rules" field.
+func (_u *GitSyncUpdate) ClearUnmetRules() *GitSyncUpdate {
+	_u.mutation.ClearUnmetRules()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdate) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -545,6 +564,17 @@ func (_u *GitSyncUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ChangeRequestIDCleared() {
 		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnmetRules(); ok {
+		_spec.SetField(gitsync.FieldUnmetRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedUnmetRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, gitsync.FieldUnmetRules, value)
+		})
+	}
+	if _u.mutation.UnmetRulesCleared() {
+		_spec.ClearField(gitsync.FieldUnmetRules, field.TypeJSON)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -862,6 +892,24 @@ func (_u *GitSyncUpdateOne) ClearChangeRequestID() *GitSyncUpdateOne {
 	return _u
 }
 
+// SetUnmetRules sets the "unmet_rules" field.
+func (_u *GitSyncUpdateOne) SetUnmetRules(v []string) *GitSyncUpdateOne {
+	_u.mutation.SetUnmetRules(v)
+	return _u
+}
+
+// AppendUnmetRules appends value to the "unmet_rules" field.
+func (_u *GitSyncUpdateOne) AppendUnmetRules(v []string) *GitSyncUpdateOne {
+	_u.mutation.AppendUnmetRules(v)
+	return _u
+}
+
+// ClearUnmetRules clears the value of the "unmet_rules" field.
+func (_u *GitSyncUpdateOne) ClearUnmetRules() *GitSyncUpdateOne {
+	_u.mutation.ClearUnmetRules()
+	return _u
+}
+
 // Mutation returns the GitSyncMutation object of the builder.
 func (_u *GitSyncUpdateOne) Mutation() *GitSyncMutation {
 	return _u.mutation
@@ -1114,6 +1162,17 @@ func (_u *GitSyncUpdateOne) sqlSave(ctx context.Context) (_node *GitSync, err er
 	}
 	if _u.mutation.ChangeRequestIDCleared() {
 		_spec.ClearField(gitsync.FieldChangeRequestID, field.TypeString)
+	}
+	if value, ok := _u.mutation.UnmetRules(); ok {
+		_spec.SetField(gitsync.FieldUnmetRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedUnmetRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, gitsync.FieldUnmetRules, value)
+		})
+	}
+	if _u.mutation.UnmetRulesCleared() {
+		_spec.ClearField(gitsync.FieldUnmetRules, field.TypeJSON)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitSync{config: _u.config}

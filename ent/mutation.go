@@ -16381,6 +16381,8 @@ type GitSyncMutation struct {
 	revision_id           *string
 	linked_by             *string
 	change_request_id     *string
+	unmet_rules           *[]string
+	appendunmet_rules     []string
 	clearedFields         map[string]struct{}
 	organization          *string
 	clearedorganization   bool
@@ -17394,6 +17396,71 @@ func (m *GitSyncMutation) ResetChangeRequestID() {
 	delete(m.clearedFields, gitsync.FieldChangeRequestID)
 }
 
+// SetUnmetRules sets the "unmet_rules" field.
+func (m *GitSyncMutation) SetUnmetRules(s []string) {
+	m.unmet_rules = &s
+	m.appendunmet_rules = nil
+}
+
+// UnmetRules returns the value of the "unmet_rules" field in the mutation.
+func (m *GitSyncMutation) UnmetRules() (r []string, exists bool) {
+	v := m.unmet_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnmetRules returns the old "unmet_rules" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldUnmetRules(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnmetRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnmetRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnmetRules: %w", err)
+	}
+	return oldValue.UnmetRules, nil
+}
+
+// AppendUnmetRules adds s to the "unmet_rules" field.
+func (m *GitSyncMutation) AppendUnmetRules(s []string) {
+	m.appendunmet_rules = append(m.appendunmet_rules, s...)
+}
+
+// AppendedUnmetRules returns the list of values that were appended to the "unmet_rules" field in this mutation.
+func (m *GitSyncMutation) AppendedUnmetRules() ([]string, bool) {
+	if len(m.appendunmet_rules) == 0 {
+		return nil, false
+	}
+	return m.appendunmet_rules, true
+}
+
+// ClearUnmetRules clears the value of the "unmet_rules" field.
+func (m *GitSyncMutation) ClearUnmetRules() {
+	m.unmet_rules = nil
+	m.appendunmet_rules = nil
+	m.clearedFields[gitsync.FieldUnmetRules] = struct{}{}
+}
+
+// UnmetRulesCleared returns if the "unmet_rules" field was cleared in this mutation.
+func (m *GitSyncMutation) UnmetRulesCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldUnmetRules]
+	return ok
+}
+
+// ResetUnmetRules resets all changes to the "unmet_rules" field.
+func (m *GitSyncMutation) ResetUnmetRules() {
+	m.unmet_rules = nil
+	m.appendunmet_rules = nil
+	delete(m.clearedFields, gitsync.FieldUnmetRules)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *GitSyncMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -17482,7 +17549,7 @@ func (m *GitSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncMutation) Fields() []string {
-	fields := make([]string, 0, 21)
+	fields := make([]string, 0, 22)
 	if m.created_at != nil {
 		fields = append(fields, gitsync.FieldCreatedAt)
 	}
@@ -17546,6 +17613,9 @@ func (m *GitSyncMutation) Fields() []string {
 	if m.change_request_id != nil {
 		fields = append(fields, gitsync.FieldChangeRequestID)
 	}
+	if m.unmet_rules != nil {
+		fields = append(fields, gitsync.FieldUnmetRules)
+	}
 	return fields
 }
 
@@ -17596,6 +17666,8 @@ func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.LinkedBy()
 	case gitsync.FieldChangeRequestID:
 		return m.ChangeRequestID()
+	case gitsync.FieldUnmetRules:
+		return m.UnmetRules()
 	}
 	return nil, false
 }
@@ -17647,6 +17719,8 @@ func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldLinkedBy(ctx)
 	case gitsync.FieldChangeRequestID:
 		return m.OldChangeRequestID(ctx)
+	case gitsync.FieldUnmetRules:
+		return m.OldUnmetRules(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -17803,6 +17877,13 @@ func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetChangeRequestID(v)
 		return nil
+	case gitsync.FieldUnmetRules:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnmetRules(v)
+		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)
 }
@@ -17866,6 +17947,9 @@ func (m *GitSyncMutation) ClearedFields() []string {
 	if m.FieldCleared(gitsync.FieldChangeRequestID) {
 		fields = append(fields, gitsync.FieldChangeRequestID)
 	}
+	if m.FieldCleared(gitsync.FieldUnmetRules) {
+		fields = append(fields, gitsync.FieldUnmetRules)
+	}
 	return fields
 }
 
@@ -17912,6 +17996,9 @@ func (m *GitSyncMutation) ClearField(name string) error {
 		return nil
 	case gitsync.FieldChangeRequestID:
 		m.ClearChangeRequestID()
+		return nil
+	case gitsync.FieldUnmetRules:
+		m.ClearUnmetRules()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync nullable field %s", name)
@@ -17983,6 +18070,9 @@ func (m *GitSyncMutation) ResetField(name string) error {
 		return nil
 	case gitsync.FieldChangeRequestID:
 		m.ResetChangeRequestID()
+		return nil
+	case gitsync.FieldUnmetRules:
+		m.ResetUnmetRules()
 		return nil
 	}
 	return fmt.Errorf("unknown GitSync field %s", name)

@@ -53,6 +53,11 @@ func (r *gitSyncResolver) ChangeRequest(ctx context.Context, obj *ent.GitSync) (
 	return obj.ChangeRequestID, nil
 }
 
+// UnmetMergeRules is the resolver for the unmetMergeRules field.
+func (r *gitSyncResolver) UnmetMergeRules(ctx context.Context, obj *ent.GitSync) ([]string, error) {
+	return gitsync.UnmetRules(obj), nil
+}
+
 // Operation is the resolver for the operation field.
 func (r *gitSyncResolver) Operation(ctx context.Context, obj *ent.GitSync) (*model.GitSyncOperation, error) {
 	return gitSyncOperation(obj), nil

@@ -47,8 +47,10 @@ type Resolver struct {
 	Jobs           *jobs.Runner
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration
-	// DNS answers the lookups of custom hostnames' checks (nil: the system's resolver).
-	DNS sites.Resolver
+	// DNS answers the lookups of custom hostnames' checks (nil: the system's resolver);
+	// HostnameTLS is where their TLS checks connect (443) and what they trust (the system's roots).
+	DNS         sites.Resolver
+	HostnameTLS sites.TLSTarget
 	// WebhookTimeout is a webhook delivery attempt's deadline (0: webhooks' default, 10 s).
 	WebhookTimeout time.Duration
 	// Feed hands the events every process commits to this process's subscriptions (nil: none

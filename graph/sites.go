@@ -25,7 +25,8 @@ import (
 func (r *Resolver) sitesService() *sites.Service {
 	return &sites.Service{Client: r.Client, Now: r.now, Organization: r.organization, Space: r.space,
 		SpaceTree: r.spaceTree, NewSpace: r.spacesService().NewEmptySpace, Structures: r.readers().structures, Redirects: r.redirects(),
-		ActiveTrees: r.content().ActiveTrees, VisitorClaims: r.visitorClaims, PublicHost: r.publicHost(), DNS: r.dns()}
+		ActiveTrees: r.content().ActiveTrees, VisitorClaims: r.visitorClaims, PublicHost: r.publicHost(), DNS: r.dns(),
+		TLS: sites.TLSCheck{TLSTarget: r.HostnameTLS, Dial: r.Fetcher.Dial}}
 }
 
 // publicHost is the host of the server's base URL, lower-cased.

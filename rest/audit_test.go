@@ -480,3 +480,46 @@ func TestAuditLogRecordsSettingsAndPublishing(t *testing.T) {
 		t.Errorf("space.settings_changed fields: %v", spaceFields)
 	}
 }
+
+// TestAuditLogRecordsEditMode records a change of a space's edit mode, on both surfaces, once per
+// update, and nothing for an update that is refused.
+func TestAuditLogRecordsEditMode(t *testing.T) {
+	e := testenv.New(t)
+	admin, org := e.Bootstrap("admin@example.com", "Acme")
+	sp := createSpace(t, e, admin, org, map[string]any{"title": "Docs"})["id"].(string)
+	editModes := func(t *testing.T) []auditItem {
+		t.Helper()
+		return auditEvents(t, e, admin, org, "?action="+audit.SpaceSettingsChanged+"&target="+sp).Items
+	}
+
+	t.Run("OK", func(t *testing.T) {
+		auditWant(t, e.Do(admin, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "locked", "title": "Docs, locked"}))
+		items := editModes(t)
+		if len(items) != 1 {
+			t.Fatalf("%d space.settings_changed events, want 1", len(items))
+		}
+		it := items[0]
+		if fields, _ := it.Payload["fields"].([]any); !slices.Contains(fields, any("edit_mode")) || it.Actor.ID != admin.UserID ||
+			it.Target.Type != "space" {
+			t.Errorf("event %+v", it)
+		}
+		g := e.GraphQL(admin, `mutation($s: ID!) { updateSpace(id: $s, input: {editMode: LIVE}) { editMode } }`, map[string]any{"s": sp})
+		if len(g.Errors) > 0 {
+			t.Fatal(g.Errors)
+		}
+		if n := len(editModes(t)); n != 2 {
+			t.Errorf("%d space.settings_changed events after GraphQL's change, want 2", n)
+		}
+	})
+	t.Run("ErrRefusedUpdateRecordsNothing", func(t *testing.T) {
+		before := auditCount(t, e, org, audit.SpaceSettingsChanged)
+		crWantError(t, e.Do(admin, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "locked", "visibility": "in-collection"}),
+			http.StatusBadRequest, "visibility")
+		if n := auditCount(t, e, org, audit.SpaceSettingsChanged); n != before {
+			t.Errorf("a refused update recorded %d events", n-before)
+		}
+		if got := e.Do(admin, "GET", "/v1/spaces/"+sp, nil).Map(t)["editMode"]; got != "live" {
+			t.Errorf("editMode after a refused update = %v", got)
+		}
+	})
+}

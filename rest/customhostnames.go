@@ -12,7 +12,8 @@ import (
 )
 
 // CustomHostname is the reference's CustomHostname: a site's custom hostname, the outcome of its
-// last DNS check (no status before one), and whether that check found it pointing here.
+// last check (no status before one: a DNS status, else, once the DNS leads here, a TLS status),
+// and whether that check found it pointing here and served with a valid certificate (live).
 type CustomHostname struct {
 	Object   string             `json:"object"`
 	Hostname string             `json:"hostname"`

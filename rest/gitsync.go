@@ -96,6 +96,14 @@ type gitSyncState struct {
 	URL                  string            `json:"url"`
 	Operation            *gitSyncOperation `json:"operation,omitempty"`
 	UpdatedAt            time.Time         `json:"updatedAt"`
+	// Waiting is Bindery's extension: the change request of an import that waits for a person.
+	Waiting *gitSyncWaiting `json:"waiting,omitempty"`
+}
+
+// gitSyncWaiting is the change request of an import that waits for a person, and why.
+type gitSyncWaiting struct {
+	ChangeRequest   string   `json:"changeRequest" doc:"The id of the change request the import opened. Exports wait until it is merged or archived."`
+	UnmetMergeRules []string `json:"unmetMergeRules" doc:"The merge rules it does not meet yet: it waits for review, then merges as any change request. Empty when only its conflicts or a force-push keep it waiting."`
 }
 
 type gitSyncOperation struct {
@@ -132,6 +140,9 @@ func gitState(g *ent.GitSync) *gitSyncState {
 	if g.OperationState != nil && g.OperationDirection != nil && g.OperationStartedAt != nil {
 		state.Operation = &gitSyncOperation{State: g.OperationState.String(), Direction: g.OperationDirection.String(),
 			StartedAt: *g.OperationStartedAt, EndedAt: g.OperationEndedAt, Error: g.OperationError}
+	}
+	if g.ChangeRequestID != nil {
+		state.Waiting = &gitSyncWaiting{ChangeRequest: *g.ChangeRequestID, UnmetMergeRules: gitsync.UnmetRules(g)}
 	}
 	return state
 }

@@ -58,6 +58,8 @@ const (
 	FieldLinkedBy = "linked_by"
 	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
 	FieldChangeRequestID = "change_request_id"
+	// FieldUnmetRules holds the string denoting the unmet_rules field in the database.
+	FieldUnmetRules = "unmet_rules"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
@@ -104,6 +106,7 @@ var Columns = []string{
 	FieldRevisionID,
 	FieldLinkedBy,
 	FieldChangeRequestID,
+	FieldUnmetRules,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -1395,6 +1395,16 @@ func ChangeRequestIDContainsFold(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldContainsFold(FieldChangeRequestID, v))
 }
 
+// UnmetRulesIsNil applies the IsNil predicate on the "unmet_rules" field.
+func UnmetRulesIsNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldIsNull(FieldUnmetRules))
+}
+
+// UnmetRulesNotNil applies the NotNil predicate on the "unmet_rules" field.
+func UnmetRulesNotNil() predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotNull(FieldUnmetRules))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.GitSync {
 	return predicate.GitSync(func(s *sql.Selector) {

@@ -831,6 +831,7 @@ var (
 		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "linked_by", Type: field.TypeString, Nullable: true},
 		{Name: "change_request_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "unmet_rules", Type: field.TypeJSON, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
 	}
@@ -842,13 +843,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_syncs_organizations_organization",
-				Columns:    []*schema.Column{GitSyncsColumns[20]},
+				Columns:    []*schema.Column{GitSyncsColumns[21]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_syncs_spaces_space",
-				Columns:    []*schema.Column{GitSyncsColumns[21]},
+				Columns:    []*schema.Column{GitSyncsColumns[22]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -857,12 +858,12 @@ var (
 			{
 				Name:    "gitsync_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncsColumns[20]},
+				Columns: []*schema.Column{GitSyncsColumns[21]},
 			},
 			{
 				Name:    "gitsync_space_id",
 				Unique:  true,
-				Columns: []*schema.Column{GitSyncsColumns[21]},
+				Columns: []*schema.Column{GitSyncsColumns[22]},
 			},
 		},
 	}

@@ -49,10 +49,13 @@ func (GitSync) Fields() []ent.Field {
 		// linked_by is the user who linked the space: the author of the change requests its
 		// imports open.
 		field.String("linked_by").Optional().Nillable(),
-		// change_request_id is the change request an import opened that waits for a person (its
-		// merge had conflicts, or the branch was force-pushed): exports wait until it is merged
-		// or archived.
+		// change_request_id is the change request an import opened that waits for a person (the
+		// space's merge rules refused its merge, its merge had conflicts, or the branch was
+		// force-pushed): exports wait until it is merged or archived.
 		field.String("change_request_id").Optional().Nillable().MaxLen(64),
+		// unmet_rules are the merge rules that change request does not meet yet: it waits for
+		// review (none when only its conflicts or a force-push keep it waiting).
+		field.Strings("unmet_rules").Optional(),
 	}
 }
 

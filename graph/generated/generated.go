@@ -532,6 +532,7 @@ type ComplexityRoot struct {
 		RepoProjectDirectory func(childComplexity int) int
 		Revision             func(childComplexity int) int
 		URL                  func(childComplexity int) int
+		UnmetMergeRules      func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
 	}
 
@@ -1816,6 +1817,7 @@ type GitSyncResolver interface {
 
 	Revision(ctx context.Context, obj *ent.GitSync) (*string, error)
 	ChangeRequest(ctx context.Context, obj *ent.GitSync) (*string, error)
+	UnmetMergeRules(ctx context.Context, obj *ent.GitSync) ([]string, error)
 	Operation(ctx context.Context, obj *ent.GitSync) (*model.GitSyncOperation, error)
 }
 type InviteLinkResolver interface {
@@ -3889,6 +3891,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSync.URL(childComplexity), true
+	case "GitSync.unmetMergeRules":
+		if e.ComplexityRoot.GitSync.UnmetMergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSync.UnmetMergeRules(childComplexity), true
 	case "GitSync.updatedAt":
 		if e.ComplexityRoot.GitSync.UpdatedAt == nil {
 			break
@@ -10890,7 +10898,9 @@ extend type Mutation {
   Imports the head of a branch of a git repository into the space. Not standalone, it links the
   space to the branch (replacing a former link) and queues the import, which every push the poll
   or a later call finds repeats: into the main content when it is what the last sync left, else
-  as a change request the three-way merge merges or marks conflicted. Standalone, it imports the
+  as a change request the three-way merge merges or marks conflicted. When merge rules are in
+  force, every import is such a change request, merged as the user who linked the space only
+  when the rules let it, else waiting for review. Standalone, it imports the
   head at once into a new change request and links nothing. True once queued (or done).
   """
   importGitRepository(spaceId: ID!, input: GitRepositoryInput!): Boolean!
@@ -10938,8 +10948,10 @@ type GitSync {
   commit: String
   "The revision of the space the branch mirrors."
   revision: ID
-  "The change request of an import that waits for a person (its merge had conflicts, or the branch was force-pushed); exports wait until it is merged or archived."
+  "The change request of an import that waits for a person (the space's merge rules refused its merge, its merge had conflicts, or the branch was force-pushed); exports wait until it is merged or archived."
   changeRequest: ID
+  "The merge rules that change request does not meet yet (it waits for review, then merges as any change request does); empty when none waits or only its conflicts or a force-push keep it waiting."
+  unmetMergeRules: [String!]!
   "The last operation, null before the first."
   operation: GitSyncOperation
   updatedAt: Time!
@@ -12162,14 +12174,20 @@ at the root of requests to that host name; the DNS and TLS in front of it are th
 type CustomHostname {
   hostname: String!
   site: Site!
-  "Whether the last check found the hostname pointing at this server."
+  "Whether the last check found the hostname pointing at this server and served over TLS with a valid certificate for it (status LIVE)."
   isActive: Boolean!
-  "The last check's outcome: DNS_PASSED, DNS_WRONG_CNAME, DNS_NO_CNAME or INTERNAL_ERROR; null before a check."
+  """
+  The last check's outcome; null before a check. Its DNS: DNS_WRONG_CNAME, DNS_NO_CNAME,
+  INTERNAL_ERROR (the resolver failed); once the DNS leads to this server, its TLS on port 443:
+  LIVE (a certificate for the hostname the trusted roots verify), SSL_FAILED (another
+  certificate, an untrusted or expired one, or no TLS), SSL_PENDING (nothing answers on the
+  port), SSL_UNKNOWN (the outbound guard forbids the address; --fetch-allow opens it).
+  """
   status: CustomHostnameStatus
   checkedAt: Time
 }
 
-enum CustomHostnameStatus { DNS_PASSED DNS_WRONG_CNAME DNS_NO_CNAME INTERNAL_ERROR }
+enum CustomHostnameStatus { DNS_PASSED DNS_WRONG_CNAME DNS_NO_CNAME INTERNAL_ERROR LIVE SSL_FAILED SSL_PENDING SSL_UNKNOWN }
 
 "The plan of a site."
 enum SiteType { BASIC PREMIUM ULTIMATE }
@@ -14344,6 +14362,8 @@ func (ec *executionContext) childFields_GitSync(ctx context.Context, field graph
 		return ec.fieldContext_GitSync_revision(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_GitSync_changeRequest(ctx, field)
+	case "unmetMergeRules":
+		return ec.fieldContext_GitSync_unmetMergeRules(ctx, field)
 	case "operation":
 		return ec.fieldContext_GitSync_operation(ctx, field)
 	case "updatedAt":
@@ -28745,6 +28765,29 @@ func (ec *executionContext) _GitSync_changeRequest(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_GitSync_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GitSync", field, true, true, "ID")
+}
+
+func (ec *executionContext) _GitSync_unmetMergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSync_unmetMergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSync().UnmetMergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSync_unmetMergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSync", field, true, true, "String")
 }
 
 func (ec *executionContext) _GitSync_operation(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
@@ -60652,6 +60695,12 @@ func (ec *executionContext) _GitSync(ctx context.Context, sel ast.SelectionSet, 
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._GitSync_changeRequest(ctx, field, obj)
+				})
+		case "unmetMergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSync_unmetMergeRules(ctx, field, obj)
 				})
 		case "operation":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,

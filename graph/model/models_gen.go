@@ -1911,6 +1911,10 @@ const (
 	CustomHostnameStatusDNSWrongCname CustomHostnameStatus = "DNS_WRONG_CNAME"
 	CustomHostnameStatusDNSNoCname    CustomHostnameStatus = "DNS_NO_CNAME"
 	CustomHostnameStatusInternalError CustomHostnameStatus = "INTERNAL_ERROR"
+	CustomHostnameStatusLive          CustomHostnameStatus = "LIVE"
+	CustomHostnameStatusSslFailed     CustomHostnameStatus = "SSL_FAILED"
+	CustomHostnameStatusSslPending    CustomHostnameStatus = "SSL_PENDING"
+	CustomHostnameStatusSslUnknown    CustomHostnameStatus = "SSL_UNKNOWN"
 )
 
 var AllCustomHostnameStatus = []CustomHostnameStatus{
@@ -1918,11 +1922,15 @@ var AllCustomHostnameStatus = []CustomHostnameStatus{
 	CustomHostnameStatusDNSWrongCname,
 	CustomHostnameStatusDNSNoCname,
 	CustomHostnameStatusInternalError,
+	CustomHostnameStatusLive,
+	CustomHostnameStatusSslFailed,
+	CustomHostnameStatusSslPending,
+	CustomHostnameStatusSslUnknown,
 }
 
 func (e CustomHostnameStatus) IsValid() bool {
 	switch e {
-	case CustomHostnameStatusDNSPassed, CustomHostnameStatusDNSWrongCname, CustomHostnameStatusDNSNoCname, CustomHostnameStatusInternalError:
+	case CustomHostnameStatusDNSPassed, CustomHostnameStatusDNSWrongCname, CustomHostnameStatusDNSNoCname, CustomHostnameStatusInternalError, CustomHostnameStatusLive, CustomHostnameStatusSslFailed, CustomHostnameStatusSslPending, CustomHostnameStatusSslUnknown:
 		return true
 	}
 	return false

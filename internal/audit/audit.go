@@ -41,7 +41,8 @@ const (
 	GrantRemoved = "grant.removed"
 
 	// The *SettingsChanged are changes of who reads a space or a site, of the access members get
-	// by default, or of how a space merges: visibility, default access, merge rules, a hostname.
+	// by default, of how a space merges or whether its content may change: visibility, default
+	// access, merge rules, a space's edit mode, a hostname.
 	SpaceSettingsChanged        = "space.settings_changed"
 	CollectionSettingsChanged   = "collection.settings_changed"
 	SiteSettingsChanged         = "site.settings_changed"
@@ -91,7 +92,7 @@ var Actions = []Action{
 	{TeamCreated, "Team created"}, {TeamUpdated, "Team renamed"}, {TeamDeleted, "Team deleted"},
 	{TeamMembersChanged, "Team members changed"},
 	{GrantCreated, "Permission granted"}, {GrantUpdated, "Permission changed"}, {GrantRemoved, "Permission removed"},
-	{SpaceSettingsChanged, "Space visibility, default access or merge rules changed"},
+	{SpaceSettingsChanged, "Space visibility, default access, merge rules or edit mode changed"},
 	{CollectionSettingsChanged, "Collection default access or merge rules changed"},
 	{SiteSettingsChanged, "Site visibility or hostname changed"},
 	{OrganizationSettingsChanged, "Organization merge rules or default role changed"},
@@ -288,9 +289,10 @@ func Write(ctx context.Context, client *ent.Client, write func(tx *ent.Tx) (Entr
 }
 
 // governedFields are the settings whose change is an administrative action: who reads a space,
-// a collection or a site, the access members get by default, how change requests merge, where a
-// site or an organization is served (decision 558).
-var governedFields = []string{"visibility", "default_level", "default_role", "merge_rules", "hostname"}
+// a collection or a site, the access members get by default, how change requests merge, whether
+// a space's content may change (its edit mode), where a site or an organization is served
+// (decisions 558 and 564).
+var governedFields = []string{"visibility", "default_level", "default_role", "merge_rules", "edit_mode", "hostname"}
 
 // Governs reports whether an update that set fields changed a governed setting.
 func Governs(fields []string) bool {

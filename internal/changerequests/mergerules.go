@@ -57,8 +57,11 @@ func OrganizationRules(o *ent.Organization) (mergerules.Config, error) {
 // CheckMerge decides, in the transaction of a merge (space and change request locked), whether
 // the viewer may merge cr into s under the merge rules in force. Returns CONFLICT naming the
 // rules the change request does not meet, FORBIDDEN naming require_author_to_merge when the
-// viewer is not its author; a merger allow_bypass names merges anyway, and the bypass is
-// recorded as an event (change_request.merge_rules_bypassed) in the same transaction.
+// viewer is not its author (both a *mergerules.RefusedError); a merger allow_bypass names merges
+// anyway when they asked for the merge themselves (a person's request, source ui or api), and
+// the bypass is recorded as an event (change_request.merge_rules_bypassed, audited) in the same
+// transaction. A merge nobody asked for in person (a Git Sync import's, source integration)
+// never bypasses: it waits for review as anyone's would.
 func CheckMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
 	rules, err := MergeRules(ctx, tx.Client(), s)
 	if err != nil || rules.Type != mergerules.TypeRules {
@@ -72,11 +75,18 @@ func CheckMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeReq
 	switch {
 	case len(breaches) == 0:
 		return nil
-	case bypass:
+	case bypass && byPerson(ctx):
 		return recordChangeRequest(ctx, tx, events.ChangeRequestMergeRulesBypassed, cr,
 			map[string]any{"number": cr.Number, "rules": mergerules.Names(breaches), "by": st.Merger})
 	}
 	return mergerules.Refusal(cr.Number, breaches)
+}
+
+// byPerson reports whether the viewer of ctx asked for its action in person (a browser or a
+// token), not through an integration or a job.
+func byPerson(ctx context.Context) bool {
+	src := viewer.SourceOf(ctx)
+	return src == viewer.SourceUI || src == viewer.SourceAPI
 }
 
 // mergeState is what the merge rules decide a merge of cr by the viewer on: its current reviews

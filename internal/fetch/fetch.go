@@ -108,6 +108,7 @@ func (a Allow) guardian() *ssrf.Guardian {
 type Client struct {
 	http  *http.Client
 	post  *http.Client // follows no redirect
+	dial  func(ctx context.Context, network, address string) (net.Conn, error)
 	guard *ssrf.Guardian
 	allow Allow
 }
@@ -138,7 +139,7 @@ func New(allow Allow) *Client {
 		MaxIdleConnsPerHost:   8,
 		IdleConnTimeout:       30 * time.Second,
 	}
-	c := &Client{guard: guard, allow: allow}
+	c := &Client{dial: dial, guard: guard, allow: allow}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	c.post = &http.Client{Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return c
@@ -158,6 +159,13 @@ func (c *Client) Allowed(host string) bool {
 		return false
 	}
 	return c.allow.hosts[host]
+}
+
+// Dial connects to address ("host:port") as the client's requests do: to public addresses and
+// those the allow-list allows, within 5 seconds. A refused address is an error wrapping
+// ErrRefused.
+func (c *Client) Dial(ctx context.Context, network, address string) (net.Conn, error) {
+	return c.dial(ctx, network, address)
 }
 
 // HTTP returns a standard client over the same guarded connections, for libraries that take an

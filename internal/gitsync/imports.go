@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/internal/gitsync/format"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -84,13 +85,15 @@ func (svc *Service) importStandalone(ctx context.Context, s *ent.Space, r Remote
 }
 
 // importHead imports the head of the linked branch (the job holding the space's lease). When the
-// main content is what the last sync left (or the link's first import), the head's content
-// becomes a revision of the main content, changing only what the commits changed. Otherwise the
-// head's content arrives as a change request by the user who linked the space, laid over what the
-// last sync left, which is merged at once when the three-way merge finds no conflict; with
-// conflicts it is updated from the main content (the conflicts marked in its pages) and waits for
-// a person, as it does when the branch was force-pushed. A change request that waits takes the
-// pushes that follow. Nothing of either side is overwritten.
+// main content is what the last sync left (or the link's first import) and no merge rules are in
+// force, the head's content becomes a revision of the main content, changing only what the
+// commits changed. Otherwise the head's content arrives as a change request by the user who
+// linked the space, laid over what the last sync left, which is merged at once, as that user,
+// when the merge rules let it (the merge gate, never a bypass) and the three-way merge finds no
+// conflict; otherwise it is updated from the main content (the conflicts marked in its pages) and
+// waits for a person — a review, a resolution — as it does when the branch was force-pushed. A
+// change request that waits takes the pushes that follow. Nothing of either side is overwritten,
+// and nothing reaches the main content that the space's merge rules would keep out.
 func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.GitSync, s *ent.Space, r Remote) error {
 	if err := svc.markRunning(sys, g, gitsync.OperationDirectionImport); err != nil {
 		return err
@@ -127,10 +130,14 @@ func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.Git
 			return err
 		}
 		s, err := lockLive(sys, tx, s.ID)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case waiting == nil && !forced && (*s.RevisionID == base.ID || len(laid.Changed) == 0):
+		}
+		direct, err := svc.direct(sys, tx, s, base, laid, waiting == nil && !forced)
+		if err != nil {
+			return err
+		}
+		if direct {
 			rev, err := svc.intoMain(sys, tx, s, base, laid) // base itself when the commits change nothing
 			if err != nil {
 				return err
@@ -150,12 +157,12 @@ func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.Git
 			if err := j.Hold(sys, tx); err != nil {
 				return err
 			}
-			merged, err := svc.settle(sys, tx, s.ID, cr.ID, waiting == nil && !forced)
+			merged, unmet, err := svc.settle(asUser(sys, linker(g)), tx, s.ID, cr.ID, waiting == nil && !forced)
 			if err != nil {
 				return err
 			}
 			if !merged {
-				o.waiting = cr.ID
+				o.waiting, o.unmet = cr.ID, unmet
 			}
 			return svc.writeOutcome(sys, tx, g, o)
 		})
@@ -174,30 +181,86 @@ func linker(g *ent.GitSync) string {
 	return *g.LinkedBy
 }
 
-// settle merges the change request an import wrote when merge says so and the three-way merge
-// finds no conflict; otherwise it updates it from the main content, the conflicts marked in its
-// pages. It reports whether it merged.
-func (svc *Service) settle(ctx context.Context, tx *ent.Tx, spaceID, crID string, merge bool) (bool, error) {
+// direct reports whether laid, an import's content, goes straight into the main content
+// (intoMain): when may says it can (no change request waits, no force-push) and it changes
+// nothing, or the main content is its base and no merge rules are in force on the space — rules
+// keep out of the main content whatever nobody reviewed.
+func (svc *Service) direct(ctx context.Context, tx *ent.Tx, s *ent.Space, base *ent.Revision, laid *format.Imported, may bool) (bool, error) {
+	switch {
+	case !may:
+		return false, nil
+	case len(laid.Changed) == 0:
+		return true, nil
+	case *s.RevisionID != base.ID:
+		return false, nil
+	}
+	rules, err := changerequests.MergeRules(ctx, tx.Client(), s)
+	return rules.Type != mergerules.TypeRules, err
+}
+
+// asUser is ctx (the sync job's: the system's decision, source integration) acting as the user
+// userID: the merger of the change requests an import opens, by the user who linked the space.
+func asUser(ctx context.Context, userID string) context.Context {
+	return viewer.NewContext(ctx, viewer.NewUser(userID, "", nil))
+}
+
+// settle merges the change request an import wrote when merge says so, the merge rules let the
+// viewer (the user who linked the space) merge it and the three-way merge finds no conflict;
+// otherwise it updates it from the main content, the conflicts marked in its pages, and merges
+// it then if the merge rules alone refused it and, brought up to date, it meets them. It reports
+// whether it merged, and else the merge rules the change request does not meet yet.
+func (svc *Service) settle(ctx context.Context, tx *ent.Tx, spaceID, crID string, merge bool) (bool, []string, error) {
 	s, err := lockLive(ctx, tx, spaceID)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	cr, err := tx.ChangeRequest.Get(ctx, crID)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	rv := svc.Revisions()
 	if merge {
-		_, err := rv.MergeLocked(ctx, tx, s, cr)
-		if err == nil {
-			return true, nil
-		}
-		if e := apperr.As(err); e == nil || e.Kind != apperr.Conflict {
-			return false, err
+		if merged, err := tryMerge(ctx, rv, tx, s, cr); merged || err != nil {
+			return merged, nil, err
 		}
 	}
-	_, err = rv.UpdateLocked(ctx, tx, s, cr)
+	up, err := rv.UpdateLocked(ctx, tx, s, cr)
+	if err != nil {
+		return false, nil, err
+	}
+	if cr, err = tx.ChangeRequest.Get(ctx, crID); err != nil {
+		return false, nil, err
+	}
+	unmet, err := refusedRules(rv.MergeGate(ctx, tx, s, cr)) // no side effect: an integration never bypasses
+	if merge && err == nil && len(unmet) == 0 && len(up.Conflicts) == 0 {
+		merged, err := tryMerge(ctx, rv, tx, s, cr)
+		return merged, nil, err
+	}
+	return false, unmet, err
+}
+
+// tryMerge merges cr through the merge gate (revisions.Service.MergeLocked) and reports whether it
+// did; a change request the merge rules refuse, or whose merge conflicts, is not merged and is no
+// error.
+func tryMerge(ctx context.Context, rv *revisions.Service, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (bool, error) {
+	_, err := rv.MergeLocked(ctx, tx, s, cr)
+	if _, rerr := refusedRules(err); rerr == nil {
+		return err == nil, nil
+	}
+	if e := apperr.As(err); e != nil && e.Kind == apperr.Conflict {
+		return false, nil
+	}
 	return false, err
+}
+
+// refusedRules are the merge rules a refusal of the merge gate names; nil and no error when err
+// is nil, err when it is no refusal.
+func refusedRules(err error) ([]string, error) {
+	var refused *mergerules.RefusedError
+	if errors.As(err, &refused) {
+		return refused.Rules, nil
+	}
+	return nil, err
 }
 
 // lockLive locks the space's row in tx and refuses a locked space.

@@ -390,8 +390,10 @@ type outcome struct {
 	commit    string
 	message   string
 	failure   error
-	// waiting is the change request of an import that waits for a person, "" for none.
+	// waiting is the change request of an import that waits for a person, "" for none; unmet
+	// the merge rules it does not meet yet.
 	waiting string
+	unmet   []string
 	// pages are where the revision's pages are in the commit, by page id.
 	pages map[string]Blob
 }
@@ -422,6 +424,11 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 	} else {
 		upd.ClearChangeRequestID()
 	}
+	if len(o.unmet) > 0 {
+		upd.SetUnmetRules(o.unmet)
+	} else {
+		upd.ClearUnmetRules()
+	}
 	if err := upd.Exec(ctx); err != nil {
 		return err
 	}
@@ -430,6 +437,9 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 		action = audit.GitSyncImported
 		if o.waiting != "" {
 			more["changeRequest"] = o.waiting
+		}
+		if len(o.unmet) > 0 {
+			more["unmetMergeRules"] = o.unmet
 		}
 	}
 	if err := audit.Record(ctx, tx.Client(), syncEntry(action, g, o.commit, o.revision, more)); err != nil {
@@ -477,6 +487,15 @@ func (svc *Service) remoteOf(ctx context.Context, g *ent.GitSync) (Remote, error
 		r.Token = string(token)
 	}
 	return r, nil
+}
+
+// UnmetRules are the merge rules the change request of an import that waits does not meet yet
+// (GitSync.unmetMergeRules); empty, never nil, when none waits.
+func UnmetRules(g *ent.GitSync) []string {
+	if g.ChangeRequestID == nil || g.UnmetRules == nil {
+		return []string{}
+	}
+	return g.UnmetRules
 }
 
 // HasToken reports whether the link keeps a token.

@@ -241,8 +241,19 @@ func (s State) approvers() []string {
 	return out
 }
 
-// Refusal is the error of a merge the breaches forbid: FORBIDDEN when a rule on who may merge is
-// broken, else CONFLICT; the message names every broken rule.
+// RefusedError is a merge the merge rules refuse: the rules it breaks, and the error the surfaces
+// answer (apperr.As finds it).
+type RefusedError struct {
+	Rules []string
+	err   *apperr.Error
+}
+
+func (e *RefusedError) Error() string { return e.err.Error() }
+
+func (e *RefusedError) Unwrap() error { return e.err }
+
+// Refusal is the error of a merge the breaches forbid, a *RefusedError: FORBIDDEN when a rule on
+// who may merge is broken, else CONFLICT; the message names every broken rule.
 func Refusal(number int, breaches []Breach) error {
 	parts := make([]string, len(breaches))
 	who := false
@@ -251,10 +262,11 @@ func Refusal(number int, breaches []Breach) error {
 		who = who || b.Who
 	}
 	msg := fmt.Sprintf("change request #%d cannot be merged: merge rules not met: %s", number, strings.Join(parts, "; "))
+	err := apperr.Conflictf("%s", msg)
 	if who {
-		return apperr.Forbiddenf("%s", msg)
+		err = apperr.Forbiddenf("%s", msg)
 	}
-	return apperr.Conflictf("%s", msg)
+	return &RefusedError{Rules: Names(breaches), err: err}
 }
 
 // Names are the rules of breaches.

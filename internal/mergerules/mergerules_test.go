@@ -1,6 +1,7 @@
 package mergerules
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -92,6 +93,10 @@ func TestDecide(t *testing.T) {
 		state, _ := Decide(Config{Type: TypeRules, Rules: []Rule{{Rule: Subject}}}, State{})
 		if err := apperr.As(Refusal(3, state)); err.Kind != apperr.Conflict {
 			t.Errorf("state refusal = %v", err)
+		}
+		var refused *RefusedError
+		if !errors.As(Refusal(3, who), &refused) || !slices.Equal(refused.Rules, []string{AuthorToMerge, Subject}) {
+			t.Errorf("refusal's rules = %v", refused)
 		}
 	})
 }

@@ -84,6 +84,9 @@ type Options struct {
 	GraphQLExtensions []graphql.HandlerExtension
 	// DNS answers the lookups of custom hostnames' checks; nil: the system's resolver.
 	DNS sites.Resolver
+	// HostnameTLS is where custom hostnames' TLS checks connect and what they trust: port 443
+	// and the system's roots when zero (tests point them at a TLS server of their own).
+	HostnameTLS sites.TLSTarget
 	// Insights records readers' events on published sites, flushed while the job runner runs;
 	// nil records none. InsightsRetention is how long they are kept (insights.DefaultRetention
 	// when zero).
@@ -107,7 +110,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
-		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
+		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS, HostnameTLS: o.HostnameTLS,
 		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()),
 		SubscriptionSlots: slots.New(st.Client, st.Postgres(), o.Limits.Subscriptions.Lease),
 		GitAllowLocal:     o.GitAllowLocal, GitPoll: o.GitPoll, Insights: o.Insights}

@@ -47,14 +47,16 @@ type Resolver interface {
 type CustomHostname struct {
 	Hostname string
 	Site     *ent.Site
-	// Status is the last check's outcome (a Hostname* constant), nil before a check.
+	// Status is the last check's outcome (a Hostname* constant: a DNS status, else, once the DNS
+	// passed, a TLS status), nil before a check.
 	Status    *string
 	CheckedAt *time.Time
 }
 
-// Active reports whether the last check found the hostname pointing at this server.
+// Active reports whether the last check found the hostname pointing at this server and served
+// with a valid certificate for it.
 func (h *CustomHostname) Active() bool {
-	return h.Status != nil && *h.Status == HostnameDNSPassed
+	return h.Status != nil && *h.Status == HostnameLive
 }
 
 // checkHostname validates a custom hostname for a site: the reference's SiteHostname pattern,
@@ -129,16 +131,22 @@ func (svc *Service) hostnameSite(ctx context.Context, name string) (*ent.Site, e
 	return s, err
 }
 
-// CheckCustomHostname looks up the DNS of custom hostname name now, keeps the outcome on its
-// site and returns the hostname. The same access as CustomHostname.
+// CheckCustomHostname checks custom hostname name now — its DNS, then, when that leads to this
+// server, its TLS (TLSCheck) —, keeps the outcome on its site and returns the hostname. The same
+// access as CustomHostname.
 func (svc *Service) CheckCustomHostname(ctx context.Context, name string) (*CustomHostname, error) {
 	s, err := svc.hostnameSite(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	lookup, cancel := context.WithTimeout(ctx, dnsTimeout)
-	status := hostnameStatus(lookup, svc.DNS, *s.Hostname, svc.PublicHost)
+	status, addrs := hostnameStatus(lookup, svc.DNS, *s.Hostname, svc.PublicHost)
 	cancel()
+	if status == HostnameDNSPassed {
+		handshake, cancel := context.WithTimeout(ctx, tlsTimeout)
+		status = svc.TLS.status(handshake, *s.Hostname, addrs)
+		cancel()
+	}
 	now := svc.Now(ctx)
 	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
 		// Only if the site still has the hostname: a change meanwhile forgot the last check.
@@ -171,29 +179,30 @@ func (svc *Service) RemoveCustomHostname(ctx context.Context, name string) (bool
 
 // hostnameStatus checks that name points at this server's host public: its canonical name is
 // public's, or it resolves to one of public's addresses (public itself, when an address).
-func hostnameStatus(ctx context.Context, dns Resolver, name, public string) string {
+// Returns the status and name's addresses.
+func hostnameStatus(ctx context.Context, dns Resolver, name, public string) (string, []net.IPAddr) {
 	addrs, err := dns.LookupIPAddr(ctx, name)
 	if isNoSuchHost(err) || (err == nil && len(addrs) == 0) {
-		return HostnameNoRecord
+		return HostnameNoRecord, nil
 	}
 	if err != nil {
-		return HostnameLookupError
+		return HostnameLookupError, nil
 	}
 	if canonical, err := dns.LookupCNAME(ctx, name); err == nil && !sameHost(canonical, name) {
 		if publicCanonical, err := dns.LookupCNAME(ctx, public); sameHost(canonical, public) || (err == nil && sameHost(canonical, publicCanonical)) {
-			return HostnameDNSPassed
+			return HostnameDNSPassed, addrs
 		}
 	}
 	want, err := publicAddresses(ctx, dns, public)
 	if err != nil {
-		return HostnameLookupError
+		return HostnameLookupError, nil
 	}
 	for _, a := range addrs {
 		if ip, ok := netip.AddrFromSlice(a.IP); ok && want[ip.Unmap()] {
-			return HostnameDNSPassed
+			return HostnameDNSPassed, addrs
 		}
 	}
-	return HostnameWrongTarget
+	return HostnameWrongTarget, nil
 }
 
 // publicAddresses returns the addresses of this server's host: itself when it is an address.

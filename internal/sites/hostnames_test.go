@@ -36,8 +36,9 @@ func TestHostnameStatus(t *testing.T) {
 		"missing.acme.test":   HostnameNoRecord,
 		"broken.acme.test":    HostnameLookupError,
 	} {
-		if got := hostnameStatus(context.Background(), dns, host, "docs.bindery.test"); got != want {
-			t.Errorf("%s: %s, want %s", host, got, want)
+		got, addrs := hostnameStatus(context.Background(), dns, host, "docs.bindery.test")
+		if got != want || (got == HostnameDNSPassed) != (len(addrs) > 0) {
+			t.Errorf("%s: %s %v, want %s", host, got, addrs, want)
 		}
 	}
 }

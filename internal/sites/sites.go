@@ -66,8 +66,9 @@ type Service struct {
 	// PublicHost is the host name (or address) clients reach this server at: a custom
 	// hostname's DNS must lead there, and no site may take it.
 	PublicHost string
-	// DNS answers the lookups of custom hostnames' checks.
+	// DNS answers the lookups of custom hostnames' checks; TLS makes their TLS handshakes.
 	DNS Resolver
+	TLS TLSCheck
 }
 
 // Site returns a site of an organization the viewer sees. Returns NOT_FOUND if either does not

@@ -29,9 +29,6 @@ type MergeResult struct {
 func (svc *Service) Merge(ctx context.Context, spaceID, crRef string) (*MergeResult, error) {
 	var out *MergeResult
 	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (err error) {
-		if err := svc.MergeGate(ctx, tx, s, cr); err != nil {
-			return err
-		}
 		out, err = svc.MergeLocked(ctx, tx, s, cr)
 		return err
 	})
@@ -42,10 +39,14 @@ func (svc *Service) Merge(ctx context.Context, spaceID, crRef string) (*MergeRes
 }
 
 // MergeLocked merges a change request into its space's content in tx, the space and the change
-// request locked already (LockSpace) and the right to merge decided by the caller: a Git Sync
-// import merges the change request it opened. Returns merge.ConflictError when both sides changed
-// the same thing differently.
+// request locked already (LockSpace), when the merge rules in force let the viewer merge it
+// (MergeGate, which every merge passes: a person's, a Git Sync import's). Returns the gate's
+// refusal (a *mergerules.RefusedError), merge.ConflictError when both sides changed the same
+// thing differently.
 func (svc *Service) MergeLocked(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) (*MergeResult, error) {
+	if err := svc.MergeGate(ctx, tx, s, cr); err != nil {
+		return nil, err
+	}
 	m, err := svc.threeWay(ctx, ChangeRequestBase(cr), *s.RevisionID, cr.RevisionID, "main content", "change request")
 	if err != nil {
 		return nil, err
