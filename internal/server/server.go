@@ -109,7 +109,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
 		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, st.Postgres(), o.EventPoll, st.ListenEvents()),
-		Outbox: events.NewOutbox(st.Client, st.Postgres()),
+		Outbox:            events.NewOutbox(st.Client, st.Postgres()),
 		SubscriptionSlots: slots.New(st.Client, st.Postgres(), o.Limits.Subscriptions.Lease),
 		GitAllowLocal:     o.GitAllowLocal, GitPoll: o.GitPoll, Insights: o.Insights}
 	if o.Insights != nil {
