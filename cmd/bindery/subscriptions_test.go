@@ -44,15 +44,8 @@ func TestSubscriptionsAcrossProcesses(t *testing.T) {
 // error, RATE_LIMITED); a subscription completed on the first frees its slot for the second; the
 // slot of a killed server is free once its lease ends.
 func TestSubscriptionLimitAcrossProcesses(t *testing.T) {
-	d := newDataDir(t)
-	ada := bootstrapData(t, d)
-	flags := []string{"--no-rate-limit", "--graphql-subscriptions-per-token", "2", "--graphql-subscription-lease", "5s"}
-	first, second := startProcess(t, d, flags...), startProcess(t, d, flags...)
-	st := d.open(t)
-	space, err := createSpace(first.base, ada, "Shared")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := startLimitedServers(t)
+	first, second, st, ada, space := l.first, l.second, l.st, l.ada, l.space
 	onFirst := testenv.DialSocket(t, first.base, nil)
 	onFirst.Init(map[string]any{"Authorization": "Bearer " + ada.Token})
 	onSecond := testenv.DialSocket(t, second.base, nil)
@@ -91,15 +84,8 @@ func TestSubscriptionLimitAcrossProcesses(t *testing.T) {
 // the second (one next event carrying the error, then the stream ends); a stream the client closes
 // on the first frees its slot; the slot of a killed server is free once its lease ends.
 func TestSubscriptionLimitAcrossProcessesOverSSE(t *testing.T) {
-	d := newDataDir(t)
-	ada := bootstrapData(t, d)
-	flags := []string{"--no-rate-limit", "--graphql-subscriptions-per-token", "2", "--graphql-subscription-lease", "5s"}
-	first, second := startProcess(t, d, flags...), startProcess(t, d, flags...)
-	st := d.open(t)
-	space, err := createSpace(first.base, ada, "Shared")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := startLimitedServers(t)
+	first, second, st, ada, space := l.first, l.second, l.st, l.ada, l.space
 	vars := map[string]any{"s": space}
 	open := func(p *process) *testenv.EventStream {
 		return testenv.OpenEventStream(t, http.DefaultClient, p.base, ada.Token, subChangeRequests, vars)
@@ -159,6 +145,28 @@ func assertStreamRefused(t *testing.T, s *testenv.EventStream, what string) {
 		t.Fatalf("%s: %v", what, err)
 	}
 	assertRefusal(t, p, what)
+}
+
+// limitedServers are two servers on one database allowing a token 2 subscriptions, their slots
+// leased 5 s, and a space of the bootstrap user.
+type limitedServers struct {
+	first, second *process
+	st            *store.Store
+	ada           bootstrapOut
+	space         string
+}
+
+func startLimitedServers(t *testing.T) limitedServers {
+	t.Helper()
+	d := newDataDir(t)
+	ada := bootstrapData(t, d)
+	flags := []string{"--no-rate-limit", "--graphql-subscriptions-per-token", "2", "--graphql-subscription-lease", "5s"}
+	first, second := startProcess(t, d, flags...), startProcess(t, d, flags...)
+	space, err := createSpace(first.base, ada, "Shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return limitedServers{first: first, second: second, st: d.open(t), ada: ada, space: space}
 }
 
 const subChangeRequests = `subscription($s: ID!) { changeRequestUpdated(spaceId: $s) { id subject } }`
