@@ -53,6 +53,8 @@ type Resolver struct {
 	HostnameTLS sites.TLSTarget
 	// WebhookTimeout is a webhook delivery attempt's deadline (0: webhooks' default, 10 s).
 	WebhookTimeout time.Duration
+	// Outbox finds the events the webhooks' dispatcher has not handed on yet.
+	Outbox *events.Outbox
 	// Feed hands the events every process commits to this process's subscriptions (nil: none
 	// are served).
 	Feed *events.Feed

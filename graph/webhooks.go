@@ -26,7 +26,7 @@ func (r *Resolver) webhooksService() *webhooks.Service {
 // events, woken by the feed while the runner runs, and the deliveries.
 func (r *Resolver) HandleWebhookJobs(runner *jobs.Runner) {
 	clock := func() time.Time { return r.now(context.Background()) }
-	runner.Handle(webhooks.DispatchJob, (&webhooks.Dispatcher{Client: r.Client, Now: clock}).Run)
+	runner.Handle(webhooks.DispatchJob, (&webhooks.Dispatcher{Client: r.Client, Outbox: r.Outbox, Now: clock}).Run)
 	if r.Feed != nil {
 		runner.Beside(func(ctx context.Context) { webhooks.WakeOnFeed(ctx, r.Feed, r.Client, runner, clock) })
 	}

@@ -1,8 +1,6 @@
 package rest_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -270,31 +268,7 @@ func TestSubscriptions(t *testing.T) {
 // returned channel.
 func openEventStream(t *testing.T, e *testenv.Env, a testenv.Actor, query string, vars map[string]any) <-chan string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-	req, _ := http.NewRequest("POST", e.Server.URL+"/graphql", bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+a.Token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := e.Server.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("SSE answered %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	out := make(chan string, 16)
-	go func() {
-		defer close(out)
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				out <- data
-			}
-		}
-	}()
-	return out
+	return testenv.OpenEventStream(t, e.Server.Client(), e.Server.URL, a.Token, query, vars).C
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -43,15 +44,8 @@ func TestSubscriptionsAcrossProcesses(t *testing.T) {
 // error, RATE_LIMITED); a subscription completed on the first frees its slot for the second; the
 // slot of a killed server is free once its lease ends.
 func TestSubscriptionLimitAcrossProcesses(t *testing.T) {
-	d := newDataDir(t)
-	ada := bootstrapData(t, d)
-	flags := []string{"--no-rate-limit", "--graphql-subscriptions-per-token", "2", "--graphql-subscription-lease", "5s"}
-	first, second := startProcess(t, d, flags...), startProcess(t, d, flags...)
-	st := d.open(t)
-	space, err := createSpace(first.base, ada, "Shared")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := startLimitedServers(t)
+	first, second, st, ada, space := l.first, l.second, l.st, l.ada, l.space
 	onFirst := testenv.DialSocket(t, first.base, nil)
 	onFirst.Init(map[string]any{"Authorization": "Bearer " + ada.Token})
 	onSecond := testenv.DialSocket(t, second.base, nil)
@@ -85,6 +79,96 @@ func TestSubscriptionLimitAcrossProcesses(t *testing.T) {
 	t.Logf("the killed server's slot was taken again %s after the kill (lease 5s)", time.Since(killed).Round(100*time.Millisecond))
 }
 
+// TestSubscriptionLimitAcrossProcessesOverSSE: the same limit over Server-Sent Events, one
+// subscription a request: the token holding 2 streams on the first server is refused a third on
+// the second (one next event carrying the error, then the stream ends); a stream the client closes
+// on the first frees its slot; the slot of a killed server is free once its lease ends.
+func TestSubscriptionLimitAcrossProcessesOverSSE(t *testing.T) {
+	l := startLimitedServers(t)
+	first, second, st, ada, space := l.first, l.second, l.st, l.ada, l.space
+	vars := map[string]any{"s": space}
+	open := func(p *process) *testenv.EventStream {
+		return testenv.OpenEventStream(t, http.DefaultClient, p.base, ada.Token, subChangeRequests, vars)
+	}
+	a1 := open(first)
+	open(first)
+	waitForLiveSlots(t, st, 2)
+
+	assertStreamRefused(t, open(second), "a third subscription, on the second server")
+
+	a1.Close()
+	waitForLiveSlots(t, st, 1)
+	b2 := open(second)
+	waitForLiveSlots(t, st, 2)
+	time.Sleep(300 * time.Millisecond) // the subscription reads the feed once its slot is taken
+	createChangeRequest(t, second.base, ada, space, "Live")
+	select {
+	case data := <-b2.C:
+		if !strings.Contains(data, `"subject":"Live"`) {
+			t.Fatalf("the stream on the second server got %s", data)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream on the second server got no event")
+	}
+
+	if err := first.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-first.exited
+	assertStreamRefused(t, open(second), "a subscription while the killed server's slot is leased")
+	waitForLiveSlots(t, st, 1) // the killed server's lease ends
+	open(second)
+	waitForLiveSlots(t, st, 2)
+}
+
+// assertStreamRefused fails unless the stream's one event is the refusal of the credentials'
+// limit, and the stream then ends.
+func assertStreamRefused(t *testing.T, s *testenv.EventStream, what string) {
+	t.Helper()
+	var got []string
+	deadline := time.After(10 * time.Second)
+	for open := true; open; {
+		select {
+		case data, ok := <-s.C:
+			if open = ok; ok {
+				got = append(got, data)
+			}
+		case <-deadline:
+			t.Fatalf("%s: the stream did not end; got %q", what, got)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%s: want one event, got %q", what, got)
+	}
+	var p map[string]any
+	if err := json.Unmarshal([]byte(got[0]), &p); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	assertRefusal(t, p, what)
+}
+
+// limitedServers are two servers on one database allowing a token 2 subscriptions, their slots
+// leased 5 s, and a space of the bootstrap user.
+type limitedServers struct {
+	first, second *process
+	st            *store.Store
+	ada           bootstrapOut
+	space         string
+}
+
+func startLimitedServers(t *testing.T) limitedServers {
+	t.Helper()
+	d := newDataDir(t)
+	ada := bootstrapData(t, d)
+	flags := []string{"--no-rate-limit", "--graphql-subscriptions-per-token", "2", "--graphql-subscription-lease", "5s"}
+	first, second := startProcess(t, d, flags...), startProcess(t, d, flags...)
+	space, err := createSpace(first.base, ada, "Shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return limitedServers{first: first, second: second, st: d.open(t), ada: ada, space: space}
+}
+
 const subChangeRequests = `subscription($s: ID!) { changeRequestUpdated(spaceId: $s) { id subject } }`
 
 // waitForLiveSlots waits until the slots table holds n unexpired slots (of the one token).
@@ -106,10 +190,19 @@ func waitForLiveSlots(t *testing.T, st *store.Store, n int) {
 // the error and no data (then complete).
 func assertRefused(t *testing.T, m map[string]any, what string) {
 	t.Helper()
+	if m["type"] != "next" {
+		t.Fatalf("%s: want a next message, got %v", what, m)
+	}
 	p, _ := m["payload"].(map[string]any)
+	assertRefusal(t, p, what)
+}
+
+// assertRefusal fails unless p is an answer of one error, the credentials' limit of 2 reached.
+func assertRefusal(t *testing.T, p map[string]any, what string) {
+	t.Helper()
 	errs, _ := p["errors"].([]any)
-	if m["type"] != "next" || p["data"] != nil || len(errs) != 1 {
-		t.Fatalf("%s: want an answer of one error, got %v", what, m)
+	if p["data"] != nil || len(errs) != 1 {
+		t.Fatalf("%s: want an answer of one error, got %v", what, p)
 	}
 	e := errs[0].(map[string]any)
 	ext, _ := e["extensions"].(map[string]any)

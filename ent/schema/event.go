@@ -25,9 +25,10 @@ func (Event) Mixin() []ent.Mixin {
 // Fields of Event.
 func (Event) Fields() []ent.Field {
 	return []ent.Field{
-		// id is the event's row, an integer the database assigns (never reused: AUTOINCREMENT on
-		// SQLite, an identity on PostgreSQL) and never shown: every write records an event, and a
-		// table keyed by an integer is one b-tree where a text key adds an index (decision 536).
+		// id is the event's row, an integer the database assigns (never reused: an identity on
+		// PostgreSQL; on SQLite the row number, the purge keeping the newest event, decision 562)
+		// and never shown: every write records an event, and a table keyed by an integer is one
+		// b-tree where a text key adds an index (decision 536).
 		field.Int64("id").Immutable(),
 		// public_id is the event's stable id as webhooks, deliveries and subscribers see it:
 		// unguessable, ordered by time (id.Ordered), and not indexed — nothing looks an event up
@@ -52,7 +53,8 @@ func (Event) Fields() []ent.Field {
 }
 
 // Indexes of Event: one, which the dispatcher reads undispatched events by, oldest first, and
-// each process's feed (events.Feed) tails the table by, over both states (decision 447).
+// each process's feed (events.Feed) tails the table by, over both states (decision 447). SQLite
+// has none: its readers walk row numbers (decision 562, store.eventsByRow).
 func (Event) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("dispatched", "created_at")}
 }

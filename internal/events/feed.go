@@ -38,9 +38,11 @@ type Filter func(*ent.Event) bool
 // Feed hands the events every process commits to this process's subscribers, oldest first: it
 // tails the events table (the truth), woken by Wake (PostgreSQL's notifications, ListenPostgres)
 // or by its poll. Its loop runs while it has subscribers. Events recorded before a subscriber
-// came are not handed to it.
+// came are not handed to it. On PostgreSQL it reads by time, looking back for late commits; on
+// SQLite, whose one writer numbers rows in commit order, by row number (decision 562).
 type Feed struct {
 	client *ent.Client
+	byRow  bool
 	poll   time.Duration
 
 	mu   sync.Mutex
@@ -53,14 +55,16 @@ type Feed struct {
 	listen func(context.Context) (*pgx.Conn, error)
 }
 
-// NewFeed returns a feed over client, looking every poll (DefaultPoll when zero); on PostgreSQL,
-// listen opens a connection that listens to the notifications of every process's commits that
-// recorded events (store.Store.ListenEvents; nil: none).
-func NewFeed(client *ent.Client, poll time.Duration, listen func(context.Context) (*pgx.Conn, error)) *Feed {
+// NewFeed returns a feed over client, of a PostgreSQL database or not, looking every poll
+// (DefaultPoll when zero); on PostgreSQL, listen opens a connection that listens to the
+// notifications of every process's commits that recorded events (store.Store.ListenEvents; nil:
+// none).
+func NewFeed(client *ent.Client, postgres bool, poll time.Duration, listen func(context.Context) (*pgx.Conn, error)) *Feed {
 	if poll <= 0 {
 		poll = DefaultPoll
 	}
-	return &Feed{client: client, poll: poll, listen: listen, subs: map[*Subscription]struct{}{}, wake: make(chan struct{}, 1)}
+	return &Feed{client: client, byRow: !postgres, poll: poll, listen: listen, subs: map[*Subscription]struct{}{},
+		wake: make(chan struct{}, 1)}
 }
 
 // Subscription is one subscriber's events: C is closed when the subscriber is dropped for not
@@ -124,7 +128,7 @@ func (f *Feed) Wake() {
 func (f *Feed) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	t := &tail{at: now, floor: now, seen: map[int64]time.Time{}}
+	t := &tail{at: now, floor: now, id: -1, seen: map[int64]time.Time{}}
 	f.stop, f.done = cancel, make(chan struct{})
 	var listening sync.WaitGroup
 	if f.listen != nil {
@@ -161,8 +165,9 @@ func (f *Feed) run(ctx context.Context, t *tail) {
 	}
 }
 
-// tail is where a feed is in the table: the time and id of the last event read in order, the
-// feed's start (nothing before it is read), and the events read within lookback of the last.
+// tail is where a feed is in the table: the time and id of the last event read in order (by row:
+// the id alone, -1 until the first read places it), the feed's start (nothing before it is read),
+// and the events read within lookback of the last (by time).
 type tail struct {
 	at    time.Time
 	id    int64
@@ -171,8 +176,11 @@ type tail struct {
 }
 
 // read hands on the events committed since the last read; with sweep, also those of the
-// lookback window that committed late.
+// lookback window that committed late (by time).
 func (f *Feed) read(ctx context.Context, t *tail, sweep bool) error {
+	if f.byRow {
+		return f.readRows(ctx, t)
+	}
 	for {
 		at, id := t.at, t.id
 		batch, err := f.client.Event.Query().Where(anyDispatch, event.CreatedAtGTE(at),
@@ -184,7 +192,8 @@ func (f *Feed) read(ctx context.Context, t *tail, sweep bool) error {
 		for _, e := range batch {
 			t.at, t.id = e.CreatedAt, e.ID
 		}
-		f.handOn(t, batch)
+		t.saw(batch)
+		f.handOn(batch)
 		if len(batch) < feedBatch {
 			break
 		}
@@ -225,26 +234,62 @@ func (f *Feed) sweep(ctx context.Context, t *tail) error {
 	if err != nil {
 		return err
 	}
-	f.handOn(t, batch)
+	t.saw(batch)
+	f.handOn(batch)
 	return nil
 }
 
+// readRows hands on the events numbered after the last read; the first read starts after the
+// newest event recorded before the feed started (a walk back over the rows recorded since).
+func (f *Feed) readRows(ctx context.Context, t *tail) error {
+	if t.id < 0 {
+		before, err := f.client.Event.Query().Where(event.CreatedAtLT(t.floor)).
+			Order(event.ByID(sql.OrderDesc())).Limit(1).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		t.id = 0
+		if len(before) > 0 {
+			t.id = before[0]
+		}
+	}
+	for {
+		batch, err := f.client.Event.Query().Where(event.IDGT(t.id)).Order(event.ByID()).Limit(feedBatch).All(ctx)
+		if err != nil {
+			return err
+		}
+		if len(batch) > 0 {
+			t.id = batch[len(batch)-1].ID
+		}
+		f.handOn(batch)
+		if len(batch) < feedBatch {
+			return nil
+		}
+	}
+}
+
+// saw notes the events of batch as read, for the sweeps of the lookback window.
+func (t *tail) saw(batch []*ent.Event) {
+	for _, e := range batch {
+		t.seen[e.ID] = e.CreatedAt
+	}
+}
+
 // anyDispatch is true of every event, and lets a search by time use the table's one index
-// beside the id's, (dispatched, created_at), which the dispatcher reads undispatched events by:
-// two ranges of it, one per state (decision 447).
+// beside the id's on PostgreSQL, (dispatched, created_at), which the dispatcher reads
+// undispatched events by: two ranges of it, one per state (decision 447).
 func anyDispatch(s *sql.Selector) {
 	s.Where(sql.In(s.C(event.FieldDispatched), false, true))
 }
 
 // handOn gives each event to the subscribers that want it, dropping those whose buffer is full.
-func (f *Feed) handOn(t *tail, batch []*ent.Event) {
+func (f *Feed) handOn(batch []*ent.Event) {
 	if len(batch) == 0 {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, e := range batch {
-		t.seen[e.ID] = e.CreatedAt
 		for s := range f.subs {
 			if !s.filter(e) {
 				continue

@@ -42,7 +42,7 @@ func TestFeed(t *testing.T) {
 	all := func(*ent.Event) bool { return true }
 
 	t.Run("OKAnotherHandleWrites", func(t *testing.T) {
-		feed := events.NewFeed(e.Store.Client, 50*time.Millisecond, nil)
+		feed := events.NewFeed(e.Store.Client, e.Store.Postgres(), 50*time.Millisecond, nil)
 		sub := feed.Subscribe(all)
 		defer sub.Close()
 		other := e.OpenAgain() // as another process would
@@ -51,7 +51,7 @@ func TestFeed(t *testing.T) {
 	})
 
 	t.Run("OKSlowSubscriberDropped", func(t *testing.T) {
-		feed := events.NewFeed(e.Store.Client, 20*time.Millisecond, nil)
+		feed := events.NewFeed(e.Store.Client, e.Store.Postgres(), 20*time.Millisecond, nil)
 		slow := feed.Subscribe(all)
 		fast := feed.Subscribe(all)
 		defer fast.Close()
@@ -73,7 +73,7 @@ func TestFeed(t *testing.T) {
 	}
 
 	t.Run("OKNotifiedAndReconnected", func(t *testing.T) {
-		feed := events.NewFeed(e.Store.Client, time.Hour, e.Store.ListenEvents()) // no poll: notifications only
+		feed := events.NewFeed(e.Store.Client, e.Store.Postgres(), time.Hour, e.Store.ListenEvents()) // no poll: notifications only
 		sub := feed.Subscribe(all)
 		defer sub.Close()
 		time.Sleep(300 * time.Millisecond) // listening
@@ -90,7 +90,7 @@ func TestFeed(t *testing.T) {
 	})
 
 	t.Run("OKLateCommit", func(t *testing.T) {
-		feed := events.NewFeed(e.Store.Client, 20*time.Millisecond, nil)
+		feed := events.NewFeed(e.Store.Client, e.Store.Postgres(), 20*time.Millisecond, nil)
 		sub := feed.Subscribe(all)
 		defer sub.Close()
 		sys := accounts.System(context.Background())

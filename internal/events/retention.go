@@ -24,7 +24,8 @@ const purgeBatch = 500
 
 // Purge removes the events dispatched and recorded more than Retention before now that no
 // pending webhook delivery reads, in batches of purgeBatch, as the system, and returns how many
-// it removed. Several processes may purge one PostgreSQL database at once: each batch locks its
+// it removed. The newest event always stays, so no number is given twice: SQLite numbers a new row
+// one past the largest (decision 562), and a delivery's event_row must never read another event. Several processes may purge one PostgreSQL database at once: each batch locks its
 // rows with FOR UPDATE SKIP LOCKED, and checks the deliveries again under the lock, so an event
 // a delivery is made pending for meanwhile (Keep locks it first) stays.
 func Purge(ctx context.Context, client *ent.Client, now time.Time) (int, error) {
@@ -34,8 +35,12 @@ func Purge(ctx context.Context, client *ent.Client, now time.Time) (int, error) 
 	for {
 		n := 0
 		err := txn.Run(sys, client, func(tx *ent.Tx) error {
+			newest, err := newestRow(sys, tx.Client())
+			if err != nil {
+				return err
+			}
 			var ids []int64
-			err := tx.Event.Query().Where(old...).Order(event.ByID()).Limit(purgeBatch).
+			err = tx.Event.Query().Where(append(old, event.IDLT(newest))...).Order(event.ByID()).Limit(purgeBatch).
 				Select(event.FieldID).Modify(skipLocked).Scan(sys, &ids)
 			if err != nil || len(ids) == 0 {
 				return err

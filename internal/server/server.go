@@ -111,7 +111,8 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS, HostnameTLS: o.HostnameTLS,
-		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents()),
+		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, st.Postgres(), o.EventPoll, st.ListenEvents()),
+		Outbox:            events.NewOutbox(st.Client, st.Postgres()),
 		SubscriptionSlots: slots.New(st.Client, st.Postgres(), o.Limits.Subscriptions.Lease),
 		GitAllowLocal:     o.GitAllowLocal, GitPoll: o.GitPoll, Insights: o.Insights}
 	if o.Insights != nil {

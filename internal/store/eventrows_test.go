@@ -2,11 +2,13 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"entgo.io/ent/dialect"
 
+	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/events"
@@ -82,8 +84,8 @@ func TestMigrationNumbersTextKeyedEvents(t *testing.T) {
 		*rows["zzSecond"] != recorded[1].ID || rows["gone"] != nil {
 		t.Fatalf("deliveries' event rows: %v", rows)
 	}
-	if tableExists(st, "events_text_keyed") || !indexExists(t, st, "event_dispatched_created_at") {
-		t.Fatal("the events set aside, or the new table's index, left as they were")
+	if tableExists(st, "events_text_keyed") || indexExists(t, st, "event_dispatched_created_at") != postgres {
+		t.Fatal("the events set aside left, or the new table's index not as its database keeps it (PostgreSQL only)")
 	}
 	if err := events.Record(sys, st.Client, events.Event{Type: events.SpaceCreated, Organization: org.ID,
 		ObjectKind: "space", ObjectID: "space2"}); err != nil {
@@ -93,4 +95,98 @@ func TestMigrationNumbersTextKeyedEvents(t *testing.T) {
 	if newest.ObjectID != "space2" || newest.ID <= recorded[1].ID || newest.PublicID == "" {
 		t.Fatalf("the event recorded after the migration: %+v", newest)
 	}
+}
+
+// TestMigrationRebuildsSQLiteEventsByRow: on SQLite, an events table made with AUTOINCREMENT and
+// the dispatcher's index (before decision 562) is made again without either, its events keeping
+// their numbers; a delivery of an event the retention removed above every event kept loses its
+// number, which the next event recorded is given.
+func TestMigrationRebuildsSQLiteEventsByRow(t *testing.T) {
+	ctx := context.Background()
+	sys := accounts.System(ctx)
+	if testenv.PostgresDSN(t) != "" {
+		t.Skip("SQLite only")
+	}
+	o := store.Options{DataDir: t.TempDir()}
+	st, err := store.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if made := eventsTable(t, st); strings.Contains(made, "AUTOINCREMENT") || indexExists(t, st, "event_dispatched_created_at") {
+		t.Fatalf("a new database's events table: %s, or with the dispatcher's index", made)
+	}
+	org := st.Client.Organization.Create().SetTitle("Acme").SaveX(sys)
+	hook := st.Client.Webhook.Create().SetOrganizationID(org.ID).SetURL("https://hooks.example.com/").
+		SetSealedSecret([]byte("sealed")).SaveX(sys)
+	for _, stmt := range []string{
+		`DROP TABLE events`,
+		"CREATE TABLE `events` (`id` integer NOT NULL PRIMARY KEY AUTOINCREMENT, `created_at` datetime NOT NULL, " +
+			"`updated_at` datetime NOT NULL, `public_id` text NOT NULL, `type` text NOT NULL, `object_kind` text NOT NULL, " +
+			"`object_id` text NOT NULL, `space_id` text NULL, `site_id` text NULL, `actor_id` text NULL, `details` json NOT NULL, " +
+			"`dispatched` bool NOT NULL DEFAULT (false), `organization_id` text NOT NULL, CONSTRAINT `events_organizations_organization` " +
+			"FOREIGN KEY (`organization_id`) REFERENCES `organizations` (`id`) ON DELETE NO ACTION)",
+		`CREATE INDEX event_dispatched_created_at ON events (dispatched, created_at)`,
+	} {
+		if _, err := st.Client.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	for _, space := range []string{"s1", "s2", "s3", "s4"} {
+		if err := events.Record(sys, st.Client, events.Event{Type: events.SpaceCreated, Organization: org.ID,
+			ObjectKind: "space", ObjectID: space}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recorded := st.Client.Event.Query().Order(event.ByID()).AllX(sys)
+	st.Client.Event.DeleteOneID(recorded[3].ID).ExecX(sys) // the retention of the time, which removed the newest
+	for _, e := range []*ent.Event{recorded[1], recorded[3]} {
+		st.Client.WebhookDelivery.Create().SetOrganizationID(org.ID).SetWebhookID(hook.ID).SetEventID(e.PublicID).
+			SetEventRow(e.ID).SetEventType(e.Type).SetRetryUntil(time.Now()).ExecX(sys)
+	}
+	if _, err := st.Client.ExecContext(ctx, `UPDATE bindery_schema SET fingerprint = 'older'`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	if st, err = store.Open(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if made := eventsTable(t, st); strings.Contains(made, "AUTOINCREMENT") || indexExists(t, st, "event_dispatched_created_at") ||
+		tableExists(st, "events_autoincrement") {
+		t.Fatalf("the events table after the migration: %s, or with the index, or the old one left", made)
+	}
+	kept := st.Client.Event.Query().Order(event.ByID()).AllX(sys)
+	if len(kept) != 3 || kept[0].ID != recorded[0].ID || kept[2].ID != recorded[2].ID || kept[1].PublicID != recorded[1].PublicID {
+		t.Fatalf("events after the migration: %+v", kept)
+	}
+	rows := map[string]*int64{}
+	for _, d := range st.Client.WebhookDelivery.Query().AllX(sys) {
+		rows[d.EventID] = d.EventRow
+	}
+	if r := rows[recorded[1].PublicID]; r == nil || *r != recorded[1].ID || rows[recorded[3].PublicID] != nil {
+		t.Fatalf("deliveries' event rows: %v", rows)
+	}
+	if err := events.Record(sys, st.Client, events.Event{Type: events.SpaceCreated, Organization: org.ID,
+		ObjectKind: "space", ObjectID: "s5"}); err != nil {
+		t.Fatal(err)
+	}
+	if newest := st.Client.Event.Query().Order(event.ByID()).AllX(sys)[3]; newest.ObjectID != "s5" || newest.ID != recorded[3].ID {
+		t.Fatalf("the event recorded after the migration: %+v, numbered %d", newest, recorded[3].ID)
+	}
+}
+
+// eventsTable is the statement that made the SQLite database's events table.
+func eventsTable(t *testing.T, st *store.Store) string {
+	t.Helper()
+	rows, err := st.Client.QueryContext(context.Background(), `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var made string
+	if !rows.Next() || rows.Scan(&made) != nil {
+		t.Fatal("no events table")
+	}
+	return made
 }

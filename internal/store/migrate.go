@@ -30,10 +30,11 @@ import (
 // to (one row, id 1).
 const SchemaTable = "bindery_schema"
 
-// dataMigrations counts the steps of migrateAll that change rows rather than tables
-// (rule.ResolveAllLevels): raise it when one is added or changed, so that databases migrated
+// dataMigrations counts the steps of migrateAll that ent's tables and the raw statements do not
+// describe: rows changed (rule.ResolveAllLevels) and SQLite's events table shaped apart
+// (eventsByRow, decision 562). Raise it when one is added or changed, so that databases migrated
 // before run it.
-const dataMigrations = 1
+const dataMigrations = 2
 
 // migrateSchema migrates the database unless its stored fingerprint is this version's
 // (Fingerprint): then the schema is already what this version creates, and starting costs one
@@ -72,22 +73,27 @@ func migrateSchema(ctx context.Context, drv dialect.Driver) error {
 	return migrateAll(ctx, writer, conn, want)
 }
 
-// migrateAll runs ent's migration (dropping indexes of its tables it no longer declares; events
-// keyed by text set aside before it and moved back after it, moveTextKeyedEvents), then
+// migrateAll runs ent's migration (dropping indexes of its tables it no longer declares; on
+// SQLite the events table without AUTOINCREMENT and index, eventsByRow; events keyed by text or
+// with AUTOINCREMENT set aside before it and moved back after it, moveEventsBack), then
 // the search index's and the rate limit counters' through db, then resolves the levels of content
 // written before resolved levels were stored (rule.ResolveAllLevels), and last stores the
 // fingerprint: a migration cut short runs again.
 func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerier, fingerprint string) error {
 	postgres := writer.Dialect() == dialect.Postgres
-	if err := setAsideTextKeyedEvents(ctx, db, postgres); err != nil {
+	if err := setAsideEvents(ctx, db, postgres); err != nil {
 		return err
 	}
 	// Indexes the schema no longer declares are dropped (decision 333 replaced one): left in place
 	// they would cost every write and could still be chosen by the planner.
-	if err := migrate.NewSchema(writer).Create(ctx, schema.WithDropIndex(true)); err != nil {
+	options := []schema.MigrateOption{schema.WithDropIndex(true)}
+	if !postgres {
+		options = append(options, schema.WithDiffHook(eventsByRow))
+	}
+	if err := migrate.NewSchema(writer).Create(ctx, options...); err != nil {
 		return fmt.Errorf("migrate the database schema: %w", err)
 	}
-	if err := moveTextKeyedEvents(ctx, writer); err != nil {
+	if err := moveEventsBack(ctx, writer); err != nil {
 		return err
 	}
 	if err := migrateRaw(ctx, db, postgres); err != nil {

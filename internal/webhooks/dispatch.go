@@ -51,6 +51,7 @@ func EnsureDispatcher(ctx context.Context, client *ent.Client, now time.Time) er
 // webhook, made in the transaction that marks the events dispatched, with the job that delivers it.
 type Dispatcher struct {
 	Client *ent.Client
+	Outbox *events.Outbox // the events of Client's database to hand on
 	Now    func() time.Time
 }
 
@@ -58,9 +59,11 @@ type Dispatcher struct {
 // when it found some, else after dispatchPoll.
 func (d *Dispatcher) Run(ctx context.Context, j *jobs.Job) (time.Time, error) {
 	ctx = system(ctx)
-	batch, err := d.Client.Event.Query().Where(event.Dispatched(false)).
-		Order(event.ByCreatedAt(), event.ByID()).Limit(dispatchBatch).All(ctx)
+	batch, passed, err := d.Outbox.Undispatched(ctx, dispatchBatch)
 	if err != nil || len(batch) == 0 {
+		if err == nil {
+			d.Outbox.Passed(passed)
+		}
 		return d.Now().Add(dispatchPoll), err
 	}
 	now := d.Now()
@@ -80,6 +83,9 @@ func (d *Dispatcher) Run(ctx context.Context, j *jobs.Job) (time.Time, error) {
 		}
 		return tx.Event.Update().Where(event.IDIn(ids...)).SetDispatched(true).Exec(ctx)
 	})
+	if err == nil {
+		d.Outbox.Passed(passed)
+	}
 	return now, err
 }
 
