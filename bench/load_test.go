@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -28,6 +29,8 @@ const loadClients = 4
 // --read-cache-mb 0`: tokens' rows are still kept under the database's version); REST-kept and
 // GraphQL-kept take the answer the read cache kept, as `bindery serve` does for a read sent again
 // to an unchanged database (decision 366).
+// REST-random and GraphQL-random, computed, read one of randomSpaces spaces at random per request,
+// as make bench-peer's random point read does (one request repeated is not what users send).
 // When the requests keep the machine busy, req/s goes as the inverse of CPU per request, so
 // 1/x-static moves with bench-peer's "÷ static req/s" (issue 10's target ≥ 0.40) without wrk;
 // it reads higher than bench-peer's (here the clients are Go's, there wrk and more kernel time),
@@ -47,7 +50,41 @@ func BenchmarkPointReadUnderLoad(b *testing.B) {
 		graphQL := request(e, admin, http.MethodPost, "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, space))
 		b.Run("REST"+suffix, func(b *testing.B) { countedUnderLoad(b, e, rest, baseline) })
 		b.Run("GraphQL"+suffix, func(b *testing.B) { countedUnderLoad(b, e, graphQL, baseline) })
+		if !kept {
+			ids := createSpaces(b, e, admin, org, randomSpaces)
+			b.Run("REST-random", func(b *testing.B) {
+				countedUnderLoad(b, e, anyOf(ids, func(id string) func() (*http.Response, error) {
+					return request(e, admin, http.MethodGet, "/v1/spaces/"+id, "")
+				}), baseline)
+			})
+			b.Run("GraphQL-random", func(b *testing.B) {
+				countedUnderLoad(b, e, anyOf(ids, func(id string) func() (*http.Response, error) {
+					return request(e, admin, http.MethodPost, "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, id))
+				}), baseline)
+			})
+		}
 	}
+}
+
+// randomSpaces is how many spaces the random point reads of BenchmarkPointReadUnderLoad pick from.
+const randomSpaces = 100
+
+// createSpaces creates n spaces in the organization and returns their ids.
+func createSpaces(b *testing.B, e *testenv.Env, a testenv.Actor, org string, n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = call(b, e, a, "POST", "/v1/orgs/"+org+"/spaces", fmt.Sprintf(`{"title":"Read %d"}`, i))["id"].(string)
+	}
+	return ids
+}
+
+// anyOf returns a request that sends, each time, the request of one of ids picked at random.
+func anyOf(ids []string, requestOf func(id string) func() (*http.Response, error)) func() (*http.Response, error) {
+	requests := make([]func() (*http.Response, error), len(ids))
+	for i, id := range ids {
+		requests[i] = requestOf(id)
+	}
+	return func() (*http.Response, error) { return requests[rand.IntN(len(requests))]() }
 }
 
 // countedUnderLoad is underLoad, reporting also the statements the measured requests sent each:

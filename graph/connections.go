@@ -150,12 +150,9 @@ func columnsOf(op *graphql.OperationContext, fields []graphql.CollectedField, ne
 				continue
 			}
 			asked = true
-			for _, f := range graphql.CollectFields(op, node.Selections, nil) {
-				cols, known := need[f.Name]
-				if !known && !strings.HasPrefix(f.Name, "__") {
-					return ""
-				}
-				columns = append(columns, cols...)
+			var known bool
+			if columns, known = appendColumns(columns, graphql.CollectFields(op, node.Selections, nil), need); !known {
+				return ""
 			}
 		}
 	}
@@ -164,6 +161,36 @@ func columnsOf(op *graphql.OperationContext, fields []graphql.CollectedField, ne
 	}
 	slices.Sort(columns)
 	return strings.Join(slices.Compact(columns), ",")
+}
+
+// objectColumns returns the columns the object the GraphQL field being resolved answers needs
+// for the fields asked of it, each field's columns as need names them, and the id; nil — every
+// column — when a field asked is not in need, or outside a GraphQL operation (REST asks every
+// field). Fragments count whatever their type condition, which can only ask for more.
+func objectColumns(ctx context.Context, need map[string][]string) []string {
+	fields, ok := selectedFields(ctx)
+	if !ok {
+		return nil
+	}
+	columns, known := appendColumns([]string{"id"}, fields, need)
+	if !known {
+		return nil
+	}
+	slices.Sort(columns)
+	return slices.Compact(columns)
+}
+
+// appendColumns appends the columns need names for each of fields (__typename and the like need
+// none); known is false when a field is not in need.
+func appendColumns(columns []string, fields []graphql.CollectedField, need map[string][]string) (_ []string, known bool) {
+	for _, f := range fields {
+		cols, known := need[f.Name]
+		if !known && !strings.HasPrefix(f.Name, "__") {
+			return nil, false
+		}
+		columns = append(columns, cols...)
+	}
+	return columns, true
 }
 
 func memberConnection(ctx context.Context, p loader.Page[*ent.Member], cursorOf func(*ent.Member) page.Cursor) *model.MemberConnection {

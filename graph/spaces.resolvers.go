@@ -167,7 +167,7 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collect
 
 // Space is the resolver for the space field.
 func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
-	return r.sharedSpace(ctx, id, shareKey)
+	return r.sharedSpace(ctx, id, shareKey, objectColumns(ctx, spaceColumns)...)
 }
 
 // Revision is the resolver for the revision field.

@@ -615,3 +615,63 @@ func TestSpaceGraphQLList(t *testing.T) {
 		}
 	})
 }
+
+// TestSpaceReadsAskedColumns: GraphQL's space(id) reads, of the space's row, the columns of the
+// fields asked (decision 575), and each field answers as it does when every column is read: each
+// field asked alone gives the value a query asking for one that needs them all (permissions)
+// gives. REST reads every column.
+func TestSpaceReadsAskedColumns(t *testing.T) {
+	e := testenv.New(t)
+	admin, org := e.Bootstrap("admin@example.com", "Acme")
+	coll := e.Do(admin, "POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Guides"})
+	if coll.Status != 201 {
+		t.Fatalf("create collection: %d %s", coll.Status, coll.Body)
+	}
+	var c struct{ ID string }
+	coll.JSON(t, &c)
+	id := createSpace(t, e, admin, org, map[string]any{"title": "Read", "parent": c.ID})["id"].(string)
+	if resp := e.Do(admin, "PATCH", "/v1/spaces/"+id, map[string]any{"visibility": "public", "defaultLevel": "edit",
+		"editMode": "locked"}); resp.Status != 200 {
+		t.Fatalf("update space: %d %s", resp.Status, resp.Body)
+	}
+	read := func(selection string) map[string]any {
+		t.Helper()
+		var d struct{ Space map[string]any }
+		gqlOK(t, e.GraphQL(admin, `query($s: ID!) { space(id: $s) { `+selection+` } }`, map[string]any{"s": id}), &d)
+		return d.Space
+	}
+	fields := []string{"id", "title", "emoji", "visibility", "editMode", "createdAt", "updatedAt", "deletedAt",
+		"organizationId", "parentId", "defaultLevel", "changeRequestCount", "openChangeRequestCount",
+		"draftChangeRequestCount", "__typename"}
+	every := read(strings.Join(fields, " ") + " permissions { admin }")
+	if every["parentId"] != c.ID || every["defaultLevel"] != "edit" || every["editMode"] != "LOCKED" {
+		t.Fatalf("every column: %v", every)
+	}
+	for _, field := range fields {
+		if got := read(field)[field]; got != every[field] {
+			t.Errorf("%s asked alone: %v, with every column %v", field, got, every[field])
+		}
+	}
+	if got := read("... on Space { parentId }")["parentId"]; got != c.ID { // fragments count
+		t.Errorf("parentId through a fragment: %v, want %v", got, c.ID)
+	}
+	spaceRead := func(sent []string) string {
+		for _, q := range sent {
+			if q = strings.NewReplacer("`", "", `"`, "").Replace(q); strings.Contains(q, "FROM spaces") {
+				return q
+			}
+		}
+		t.Fatalf("no read of spaces in %q", sent)
+		return ""
+	}
+	narrow := spaceRead(e.StatementsSent(func() { read("id title") }))
+	wide := spaceRead(e.StatementsSent(func() { e.Do(admin, "GET", "/v1/spaces/"+id, nil) }))
+	for _, column := range []string{"created_at", "merge_rules", "share_key"} {
+		if strings.Contains(narrow[:strings.Index(narrow, "FROM")], column) {
+			t.Errorf("space(id) { id title } reads %s: %s", column, narrow)
+		}
+		if !strings.Contains(wide, column) {
+			t.Errorf("REST reads no %s: %s", column, wide)
+		}
+	}
+}
