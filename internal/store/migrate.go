@@ -31,9 +31,9 @@ import (
 const SchemaTable = "bindery_schema"
 
 // dataMigrations counts the steps of migrateAll that change rows rather than tables
-// (rule.ResolveAllLevels): raise it when one is added or changed, so that databases migrated
-// before run it.
-const dataMigrations = 1
+// (rule.ResolveAllLevels, numberGitCommits): raise it when one is added or changed, so that
+// databases migrated before run it.
+const dataMigrations = 2
 
 // migrateSchema migrates the database unless its stored fingerprint is this version's
 // (Fingerprint): then the schema is already what this version creates, and starting costs one
@@ -73,7 +73,8 @@ func migrateSchema(ctx context.Context, drv dialect.Driver) error {
 }
 
 // migrateAll runs ent's migration (dropping indexes of its tables it no longer declares; events
-// keyed by text set aside before it and moved back after it, moveTextKeyedEvents), then
+// keyed by text set aside before it and moved back after it, moveTextKeyedEvents; git commits
+// recorded without a number numbered, numberGitCommits), then
 // the search index's and the rate limit counters' through db, then resolves the levels of content
 // written before resolved levels were stored (rule.ResolveAllLevels), and last stores the
 // fingerprint: a migration cut short runs again.
@@ -88,6 +89,9 @@ func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerie
 		return fmt.Errorf("migrate the database schema: %w", err)
 	}
 	if err := moveTextKeyedEvents(ctx, writer); err != nil {
+		return err
+	}
+	if err := numberGitCommits(ctx, writer); err != nil {
 		return err
 	}
 	if err := migrateRaw(ctx, db, postgres); err != nil {
