@@ -28,7 +28,12 @@ func TestGitSyncBlobsForShareLinkReaders(t *testing.T) {
 		if page.Git == nil || *page.Git != want[api] {
 			t.Errorf("%s: page git %v, want %v", name, page.Git, want[api])
 		}
-		var tree struct{ Pages []struct{ ID string; Git *pageGit } }
+		var tree struct {
+			Pages []struct {
+				ID  string
+				Git *pageGit
+			}
+		}
 		f.e.Do(who, "GET", f.spacePath("/content/pages"+q), nil).JSON(t, &tree)
 		got := 0
 		for _, p := range tree.Pages {
@@ -41,7 +46,16 @@ func TestGitSyncBlobsForShareLinkReaders(t *testing.T) {
 		}
 		g := f.e.GraphQL(who, `query($id: ID!, $key: String) { space(id: $id, shareKey: $key) { revision { pages { id git { oid path } } } } }`,
 			map[string]any{"id": f.space, "key": key})
-		var gq struct{ Space struct{ Revision struct{ Pages []struct{ ID string; Git *pageGit } } } }
+		var gq struct {
+			Space struct {
+				Revision struct {
+					Pages []struct {
+						ID  string
+						Git *pageGit
+					}
+				}
+			}
+		}
 		if err := json.Unmarshal(g.Data, &gq); err != nil || len(g.Errors) > 0 {
 			t.Fatalf("%s graphql: %s %v", name, g.Data, g.Errors)
 		}
