@@ -70,9 +70,14 @@ func Export(s Space) ([]Entry, Layout) {
 	return entries, l.Layout
 }
 
-// Paths is where Export puts the tree's pages (a group has no file): page id → its Markdown
-// file from the top of the repository. It reads no body.
-func Paths(t *tree.Tree, root string) map[string]string { return newLayout(t, root).Pages }
+// Paths is where Export puts the tree's pages and files (a group has no file): page id → its
+// Markdown file, file id → its asset, from the top of the repository. It reads no body.
+func Paths(t *tree.Tree, root string) map[string]string {
+	l := newLayout(t, root)
+	out := maps.Clone(l.Pages)
+	maps.Copy(out, l.Files)
+	return out
+}
 
 // pageMarkdown is the page's whole Markdown (front matter, title heading, body) with its links
 // to pages and files — and its GitBook blocks' (content-refs, files, figures) — rewritten to

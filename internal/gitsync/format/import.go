@@ -28,7 +28,7 @@ type Imported struct {
 	Bodies  map[string]string // the page bodies it adds, by hash
 	Blobs   []edit.Blob       // the bytes of the files it adds
 	// Paths are the Markdown files the pages were read from (or are at: a page read again keeps
-	// its file), page id → path from the top of the repository.
+	// its file) and the assets of the files, id → path from the top of the repository.
 	Paths map[string]string
 }
 
@@ -81,7 +81,7 @@ type match struct {
 	data   map[string][]byte // the repository's bytes by path
 	ids    map[string]string // fresh id → base id
 	bodies map[string]string
-	paths  map[string]string // fresh page id → the file it was read from, from the top of the repository
+	paths  map[string]string // fresh page or file id → the file it was read from, from the top of the repository
 }
 
 func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload) *match {
@@ -110,6 +110,7 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 			if b := at["file:"+p]; b != "" && base.Tree.File(b) != nil {
 				m.ids[id] = b
 			}
+			m.paths[id] = path.Join(base.Root, p)
 		}
 	}
 	for id, p := range newLayout(fresh.Tree, "").groups { // a group has no file: by its folder
@@ -155,6 +156,9 @@ func (m *match) result() *Imported {
 	for _, f := range m.fresh.Tree.Files() {
 		file := m.file(f)
 		kept[file.ID] = true
+		if p, ok := m.paths[f.ID]; ok {
+			out.Paths[file.ID] = p
+		}
 		entries = append(entries, tree.Entry{File: file})
 		if b := m.base.Tree.File(file.ID); b == nil || b.Blob != file.Blob {
 			out.Blobs = append(out.Blobs, blobs[file.Blob])
@@ -164,6 +168,7 @@ func (m *match) result() *Imported {
 		if data, ok := m.data[m.lb.Files[b.ID]]; ok && !kept[b.ID] {
 			file := m.keptFile(b, data)
 			entries = append(entries, tree.Entry{File: file})
+			out.Paths[file.ID] = path.Join(m.base.Root, m.lb.Files[b.ID])
 			if file.Blob != b.Blob {
 				out.Blobs = append(out.Blobs, edit.Blob{Hash: file.Blob, Data: data})
 			}
