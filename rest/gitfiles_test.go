@@ -35,7 +35,9 @@ func (f *gitFixture) filesGit(t *testing.T) map[string]pageGit {
 	f.get(t, f.admin, "/content/files").JSON(t, &list)
 	var gq struct {
 		Space struct {
-			Revision struct{ Files struct{ Edges []struct{ Node file } } }
+			Revision struct {
+				Files struct{ Edges []struct{ Node file } }
+			}
 		}
 	}
 	g := f.e.GraphQL(f.admin, `query($id: ID!) { space(id: $id) { revision { files { edges { node { id git { oid path } } } } } } }`,

@@ -35,6 +35,10 @@ type Space struct {
 	// Redirects are .gitbook.yaml's redirects: an old path of the repository's readers → the id
 	// of the page it now leads to. One naming no page is left out.
 	Redirects map[string]string
+	// Known are where the last sync read or wrote the pages and files (id → path from the top of
+	// the repository), which an import matches before the export's layout: a repository not in
+	// Bindery's layout keeps its ids (Import).
+	Known map[string]string
 }
 
 // Entry is one file of the repository.
