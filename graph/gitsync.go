@@ -64,8 +64,8 @@ func (r *Resolver) GitWebhookURL(spaceID string) string {
 	return strings.TrimRight(r.BaseURL, "/") + "/v1/spaces/" + url.PathEscape(spaceID) + "/git/webhook"
 }
 
-// pageKey names a page of a revision.
-type pageKey struct{ revision, page string }
+// entryKey names a page or a file of a revision.
+type entryKey struct{ revision, id string }
 
 // PageGit is where a page the viewer read is in the git commit of its revision
 // (ContentPage.git), nil for none; those of a level's pages are read together.
@@ -73,30 +73,44 @@ func (r *Resolver) PageGit(ctx context.Context, p *model.ContentPage) (*gitsync.
 	if p.Type == tree.TypeGroup || p.RevisionID == "" {
 		return nil, nil
 	}
-	return loader.Get(ctx, r.Client, pageBlobs, p, func(p *model.ContentPage) pageKey { return pageKey{p.RevisionID, p.ID} })
+	return loader.Get(ctx, r.Client, entryBlobs, p, func(p *model.ContentPage) entryKey { return entryKey{p.RevisionID, p.ID} })
 }
 
-// pageBlobs reads the git blobs of pages, a statement per revision (gitsync.PagesOf).
-var pageBlobs = loader.NewBatch("page git blobs", func(ctx context.Context, client *ent.Client, keys []pageKey) (map[pageKey]*gitsync.Blob, error) {
+// FileGit is where the asset of a file the viewer read is in the git commit of its revision
+// (RevisionFile.git), nil for none; those of a level's files are read together.
+func (r *Resolver) FileGit(ctx context.Context, f *model.RevisionFile) (*gitsync.Blob, error) {
+	return loader.Get(ctx, r.Client, entryBlobs, f, func(f *model.RevisionFile) entryKey { return entryKey{f.RevisionID, f.ID} })
+}
+
+// pageGit is a blob as GraphQL answers it, nil for none.
+func pageGit(b *gitsync.Blob, err error) (*model.PageGit, error) {
+	if b == nil || err != nil {
+		return nil, err
+	}
+	return &model.PageGit{Oid: b.Oid, Path: b.Path}, nil
+}
+
+// entryBlobs reads the git blobs of pages and files, a statement per revision (gitsync.PagesOf).
+var entryBlobs = loader.NewBatch("git blobs", func(ctx context.Context, client *ent.Client, keys []entryKey) (map[entryKey]*gitsync.Blob, error) {
 	byRevision := map[string][]string{}
 	for _, k := range keys {
-		byRevision[k.revision] = append(byRevision[k.revision], k.page)
+		byRevision[k.revision] = append(byRevision[k.revision], k.id)
 	}
-	out := make(map[pageKey]*gitsync.Blob, len(keys))
-	for rev, pages := range byRevision {
-		blobs, err := gitsync.PagesOf(ctx, client, rev, pages)
+	out := make(map[entryKey]*gitsync.Blob, len(keys))
+	for rev, ids := range byRevision {
+		blobs, err := gitsync.PagesOf(ctx, client, rev, ids)
 		if err != nil {
 			return nil, err
 		}
 		for id, b := range blobs {
-			out[pageKey{rev, id}] = &b
+			out[entryKey{rev, id}] = &b
 		}
 	}
 	return out, nil
 })
 
-// PagesGit is where the pages of ids (nil: every page) of a revision the viewer read are in the
-// git commit it went with, by page id (gitsync.PagesOf).
+// PagesGit is where the pages and files of ids (nil: every one) of a revision the viewer read
+// are in the git commit it went with, by id (gitsync.PagesOf).
 func (r *Resolver) PagesGit(ctx context.Context, rev *ent.Revision, ids []string) (map[string]gitsync.Blob, error) {
 	return gitsync.PagesOf(ctx, r.Client, rev.ID, ids)
 }

@@ -16,11 +16,7 @@ import (
 
 // Git is the resolver for the git field.
 func (r *contentPageResolver) Git(ctx context.Context, obj *model.ContentPage) (*model.PageGit, error) {
-	b, err := r.PageGit(ctx, obj)
-	if b == nil || err != nil {
-		return nil, err
-	}
-	return &model.PageGit{Oid: b.Oid, Path: b.Path}, nil
+	return pageGit(r.PageGit(ctx, obj))
 }
 
 // Ref is the resolver for the ref field.
@@ -85,6 +81,11 @@ func (r *revisionResolver) Git(ctx context.Context, obj *ent.Revision) (*model.R
 		return nil, err
 	}
 	return &model.RevisionGit{Oid: c.Oid, Message: c.Message, Ref: c.Ref, CreatedByGitBook: c.CreatedByBindery}, nil
+}
+
+// Git is the resolver for the git field.
+func (r *revisionFileResolver) Git(ctx context.Context, obj *model.RevisionFile) (*model.PageGit, error) {
+	return pageGit(r.FileGit(ctx, obj))
 }
 
 // GitSync is the resolver for the gitSync field.

@@ -133,12 +133,14 @@ func (r *Resolver) RevisionFiles(ctx context.Context, rev *ent.Revision, first *
 	}
 	rows := files[start:min(len(files), start+args.Limit+1)]
 	p := page.Trim(rows, args.Limit, len(files), fileCursor)
-	return &model.RevisionFileConnection{
+	conn := &model.RevisionFileConnection{
 		Edges: edges(ctx, p.Items, fileCursor, func(c string, f *tree.File) *model.RevisionFileEdge {
 			return &model.RevisionFileEdge{Cursor: c, Node: &model.RevisionFile{File: f, RevisionID: rev.ID}}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	}
+	loader.Level(ctx, conn.Nodes()) // their git blobs read together
+	return conn, nil
 }
 
 func fileCursor(f *tree.File) page.Cursor { return page.Cursor{Key: f.Name, ID: f.ID} }

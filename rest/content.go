@@ -159,20 +159,33 @@ func pagePath(r *http.Request) (string, error) {
 	return path, nil
 }
 
+// listFiles answers a page of the revision's files, with their git blobs unless metadata=false
+// (one read for the page).
 func (a *api) listFiles(of contentOf) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		serveList(w, r, a.fileOf, func(ctx context.Context, limit *int, page *string) (model.Connection[*model.RevisionFile], error) {
+		var v contentView
+		fileOf := func(ctx context.Context, f *model.RevisionFile) (RevisionFile, error) {
+			w, err := a.revisionFile(ctx, f.RevisionID, f.File)
+			w.Git = v.blob(f.ID)
+			return w, err
+		}
+		serveList(w, r, fileOf, func(ctx context.Context, limit *int, page *string) (model.Connection[*model.RevisionFile], error) {
 			c, err := readContent(r, of)
 			if err != nil {
 				return nil, err
 			}
-			return a.r.RevisionFiles(ctx, c.Revision, limit, page)
+			files, err := a.r.RevisionFiles(ctx, c.Revision, limit, page)
+			if err != nil {
+				return nil, err
+			}
+			ids := make([]string, 0, len(files.Edges))
+			for _, e := range files.Edges {
+				ids = append(ids, e.Node.ID)
+			}
+			v, err = a.contentView(c).withGit(ctx, r, ids)
+			return files, err
 		})
 	}
-}
-
-func (a *api) fileOf(ctx context.Context, f *model.RevisionFile) (RevisionFile, error) {
-	return a.revisionFile(ctx, f.RevisionID, f.File)
 }
 
 func (a *api) getFile(of contentOf) http.HandlerFunc {
@@ -183,7 +196,13 @@ func (a *api) getFile(of contentOf) http.HandlerFunc {
 			f, err = c.File(chi.URLParam(r, "fileId"))
 		}
 		respondWith(w, r, http.StatusOK, f, err, func(ctx context.Context, f *tree.File) (RevisionFile, error) {
-			return a.revisionFile(ctx, c.Revision.ID, f)
+			v, err := a.contentView(c).withGit(ctx, r, []string{f.ID})
+			if err != nil {
+				return RevisionFile{}, err
+			}
+			w, err := a.revisionFile(ctx, c.Revision.ID, f)
+			w.Git = v.blob(f.ID)
+			return w, err
 		})
 	}
 }

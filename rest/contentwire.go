@@ -109,11 +109,12 @@ var (
 
 // RevisionFile is the wire shape of a file; downloadURL serves its bytes for a limited time.
 type RevisionFile struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	ContentType string `json:"contentType"`
-	DownloadURL string `json:"downloadURL"`
-	Size        int64  `json:"size"`
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	ContentType string       `json:"contentType"`
+	DownloadURL string       `json:"downloadURL"`
+	Size        int64        `json:"size"`
+	Git         *gitSyncBlob `json:"git,omitempty" doc:"Where the file's asset is in the git commit of its revision (Git Sync); absent for none, or with metadata=false."`
 }
 
 // wireTypes maps stored revision types to the reference's: a space's first revision and an
@@ -277,11 +278,17 @@ func (v contentView) pageAlone(p *tree.Page, path string) RevisionPage {
 		w.Kind, w.Type = "sheet", tree.TypeDocument
 		w.URLs = &appURL{App: v.app + "/" + escapePath(path)}
 		w.Description, w.Layout, w.Tags, w.DocumentID = p.Description, defaultLayout, &noTags, p.Body
-		if b, ok := v.git[p.ID]; ok {
-			w.Git = &gitSyncBlob{Oid: b.Oid, Path: b.Path}
-		}
+		w.Git = v.blob(p.ID)
 	}
 	return w
+}
+
+// blob is where the page or file id is in the git commit of the revision (withGit), nil for none.
+func (v contentView) blob(id string) *gitSyncBlob {
+	if b, ok := v.git[id]; ok {
+		return &gitSyncBlob{Oid: b.Oid, Path: b.Path}
+	}
+	return nil
 }
 
 // escapePath escapes each slug of a page path for a URL.
@@ -331,6 +338,7 @@ func (v contentView) files(ctx context.Context, files []*tree.File) ([]RevisionF
 		if out[i], err = v.a.revisionFile(ctx, v.c.Revision.ID, f); err != nil {
 			return nil, err
 		}
+		out[i].Git = v.blob(f.ID)
 	}
 	return out, nil
 }

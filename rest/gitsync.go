@@ -150,7 +150,7 @@ func gitState(g *ent.GitSync) *gitSyncState {
 // gitWebhook is the push webhook of a space's link, made by rotateGitSyncWebhookSecret: the
 // secret is in this answer only.
 type gitWebhook struct {
-	URL    string `json:"url" doc:"The URL the git host posts its push events to (content type application/json)."`
+	URL    string `json:"url" doc:"The URL the git host posts its push events to (content type application/json, or GitHub's application/x-www-form-urlencoded)."`
 	Secret string `json:"secret" doc:"The webhook's secret: GitHub's, Gitea's and Forgejo's secret, GitLab's secret token. Shown once."`
 }
 

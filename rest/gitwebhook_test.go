@@ -7,8 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/binderyhq/bindery/ent/gitsync"
 
 	"github.com/binderyhq/bindery/internal/testkit/gitrepo"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
@@ -199,4 +202,72 @@ func TestGitSyncPushWebhook(t *testing.T) {
 	}
 	crWantError(t, webhook(t, f.e, f.space, body, func(h http.Header, b []byte) { hosts["GitLab"](h, b, newSecret) }), http.StatusUnauthorized)
 	crWant(t, webhook(t, f.e, f.space, body, func(h http.Header, b []byte) { hosts["GitLab"](h, b, gqlSecret) }), http.StatusOK)
+}
+
+// TestGitSyncPushWebhookFormEncoded: GitHub set to form encoding posts payload=<JSON>, signed
+// as sent: it queues the sync as JSON does; a form without payload, or a payload that is not
+// JSON, is 400; a signature over the JSON rather than the form is 401.
+func TestGitSyncPushWebhookFormEncoded(t *testing.T) {
+	f := newGitFixture(t)
+	_, secret := rotateSecret(t, f.e, f.admin, f.space)
+	pushed := gitrepo.Push(t, f.url, map[string]string{"api.md": "# API\n\nFrom a form.\n"}, "Form")
+	event := pushBody("refs/heads/main", pushed)
+	form := []byte(url.Values{"payload": {string(event)}}.Encode())
+	formPost := func(body []byte, sign func(http.Header, []byte)) testenv.Response {
+		return webhook(t, f.e, f.space, body, func(h http.Header, b []byte) {
+			h.Set("Content-Type", "application/x-www-form-urlencoded")
+			sign(h, b)
+		})
+	}
+	github := func(h http.Header, b []byte) { hosts["GitHub"](h, b, secret) }
+	crWantError(t, formPost(form, func(h http.Header, _ []byte) { hosts["GitHub"](h, event, secret) }), http.StatusUnauthorized)
+	crWantError(t, formPost([]byte("zen=Keep+it+simple."), github), http.StatusBadRequest, "payload")
+	crWantError(t, formPost([]byte("payload=not+json"), github), http.StatusBadRequest, "not JSON")
+	crWantError(t, formPost([]byte("payload=%zz"), github), http.StatusBadRequest, "not a form")
+	if f.e.RunDueJobs(); f.importedHead(t) == pushed {
+		t.Fatal("a refused form imported the push")
+	}
+	r := formPost(form, github)
+	if r.Status != http.StatusAccepted || !strings.Contains(string(r.Body), `"queued":true`) {
+		t.Fatalf("form: %d %s", r.Status, r.Body)
+	}
+	if f.e.RunDueJobs(); !strings.Contains(f.markdown(t, "/content/page/"+f.pages["api"]), "From a form.") {
+		t.Fatal("the form's push was not imported")
+	}
+}
+
+// TestGitSyncPushWebhookUnsealableSecret: a stored secret the server cannot unseal (damaged, or
+// sealed under another key) answers 409 naming the fix, logs one line however often the host
+// retries, queues nothing; a new secret mends it.
+func TestGitSyncPushWebhookUnsealableSecret(t *testing.T) {
+	logs := testenv.CaptureLog(t)
+	f := newGitFixture(t)
+	rotateSecret(t, f.e, f.admin, f.space)
+	sys := system()
+	g, err := f.e.Store.Client.GitSync.Query().Where(gitsync.SpaceID(f.space)).Only(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Clone(*g.SealedWebhookSecret)
+	damaged[len(damaged)-1] ^= 0xff
+	if err := f.e.Store.Client.GitSync.UpdateOne(g).SetSealedWebhookSecret(damaged).Exec(sys); err != nil {
+		t.Fatal(err)
+	}
+	pushed := gitrepo.Push(t, f.url, map[string]string{"api.md": "# API\n\nUnsealed.\n"}, "Unsealed")
+	body := pushBody("refs/heads/main", pushed)
+	for range 3 {
+		msg := testenv.CheckError(t, webhook(t, f.e, f.space, body, func(h http.Header, b []byte) { hosts["GitHub"](h, b, "anything") }),
+			http.StatusConflict)
+		if !strings.Contains(msg, "cannot be unsealed") || !strings.Contains(msg, "/git/webhook-secret") {
+			t.Fatalf("the message names no fix: %s", msg)
+		}
+	}
+	if n := strings.Count(logs.String(), "push webhook secret cannot be unsealed"); n != 1 {
+		t.Fatalf("logged %d times:\n%s", n, logs)
+	}
+	if f.e.RunDueJobs(); f.importedHead(t) == pushed {
+		t.Fatal("the push was imported")
+	}
+	_, secret := rotateSecret(t, f.e, f.admin, f.space)
+	crWant(t, webhook(t, f.e, f.space, body, func(h http.Header, b []byte) { hosts["GitHub"](h, b, secret) }), http.StatusAccepted)
 }

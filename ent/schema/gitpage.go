@@ -15,7 +15,8 @@ import (
 // ContentPage.git): the path of its Markdown file and the blob of that file, over a run of the
 // space's synced commits — from the commit numbered from_seq (GitCommit.seq) up to, not
 // including, to_seq (null: still so in the space's last synced commit). A sync that leaves a
-// page's file as it was writes nothing for it.
+// page's file as it was writes nothing for it. A file of the space (RevisionFile.git) has its
+// runs too, page_id holding the file's id, path and oid its asset's.
 type GitPage struct{ ent.Schema }
 
 // Mixin of GitPage.

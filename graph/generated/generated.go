@@ -1105,6 +1105,7 @@ type ComplexityRoot struct {
 		ContentType func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		DownloadURL func(childComplexity int) int
+		Git         func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Size        func(childComplexity int) int
@@ -2065,6 +2066,7 @@ type RevisionResolver interface {
 }
 type RevisionFileResolver interface {
 	DownloadURL(ctx context.Context, obj *model.RevisionFile) (string, error)
+	Git(ctx context.Context, obj *model.RevisionFile) (*model.PageGit, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -7233,6 +7235,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionFile.DownloadURL(childComplexity), true
+	case "RevisionFile.git":
+		if e.ComplexityRoot.RevisionFile.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Git(childComplexity), true
 	case "RevisionFile.id":
 		if e.ComplexityRoot.RevisionFile.ID == nil {
 			break
@@ -10998,7 +11006,12 @@ extend type ContentPage {
   git: PageGit
 }
 
-"A page's Markdown file in a git commit (the reference's GitSyncBlob)."
+extend type RevisionFile {
+  "Where the file's asset is in the git commit its revision was exported to or imported from (Git Sync); null for a revision without a commit."
+  git: PageGit
+}
+
+"A page's Markdown file, or a file's asset, in a git commit (the reference's GitSyncBlob)."
 type PageGit {
   "The hash of the file's blob, as git hash-object gives it."
   oid: String!
@@ -15238,6 +15251,8 @@ func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field 
 		return ec.fieldContext_RevisionFile_createdAt(ctx, field)
 	case "downloadURL":
 		return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
+	case "git":
+		return ec.fieldContext_RevisionFile_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFile", field.Name)
 }
@@ -42474,6 +42489,38 @@ func (ec *executionContext) fieldContext_RevisionFile_downloadURL(_ context.Cont
 	return graphql.NewScalarFieldContext("RevisionFile", field, true, true, "String")
 }
 
+func (ec *executionContext) _RevisionFile_git(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RevisionFile().Git(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageGit) graphql.Marshaler {
+			return ec.marshalOPageGit2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageGit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionFile",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageGit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RevisionFileConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -64663,6 +64710,12 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RevisionFile_downloadURL(ctx, field, obj)
+				})
+		case "git":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RevisionFile_git(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))

@@ -322,8 +322,8 @@ func subjectOf(snap *Snapshot) string {
 
 // lay lays a branch's head over revision baseID: only the files that changed since the commit
 // the base mirrors, when format.Reimport can (the snapshot says them), else the whole head
-// (format.Import); its content with the base's ids where the paths are the same, and what
-// differs.
+// (format.Import); its content with the base's ids where the paths are the same — those the
+// base's commit recorded (PagesOf), else the base's export's — and what differs.
 func (svc *Service) lay(ctx context.Context, baseID, root string, snap *Snapshot) (*ent.Revision, *format.Imported, error) {
 	base, t, err := svc.Contents.RevisionAndTree(ctx, baseID)
 	if err != nil {
@@ -340,7 +340,15 @@ func (svc *Service) lay(ctx context.Context, baseID, root string, snap *Snapshot
 	if err != nil {
 		return nil, nil, err
 	}
-	laid, err := format.Import(format.Space{Tree: t, Bodies: bodies, Root: root}, uploads(snap.Files), env)
+	known, err := PagesOf(ctx, svc.Client, baseID, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	space := format.Space{Tree: t, Bodies: bodies, Root: root, Known: make(map[string]string, len(known))}
+	for id, b := range known {
+		space.Known[id] = b.Path
+	}
+	laid, err := format.Import(space, uploads(snap.Files), env)
 	return base, laid, err
 }
 

@@ -16,8 +16,8 @@ import (
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
-// Blob is where a page is in a commit (the reference's GitSyncBlob): the path of its Markdown
-// file from the top of the repository and the hash of that file's blob.
+// Blob is where a page or a file is in a commit (the reference's GitSyncBlob): the path of its
+// Markdown file or asset from the top of the repository and the hash of that file's blob.
 type Blob struct {
 	Oid  string
 	Path string
@@ -121,8 +121,9 @@ func syncedCommit(ctx context.Context, client *ent.Client, revisionID string) (*
 	return c, err
 }
 
-// PagesOf is where pages of a revision are in the commit the revision went with (ContentPage.git),
-// by page id: pageIDs' (nil for every page of the revision). Empty when the revision went with
+// PagesOf is where pages and files of a revision are in the commit the revision went with
+// (ContentPage.git, RevisionFile.git), by id: pageIDs' (nil for every page and file of the
+// revision). Empty when the revision went with
 // no commit. The viewer's read of the revision decided the access already; the rows' policy
 // repeats it.
 func PagesOf(ctx context.Context, client *ent.Client, revisionID string, pageIDs []string) (map[string]Blob, error) {

@@ -7,13 +7,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"log/slog"
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/audit"
+	"github.com/binderyhq/bindery/internal/serverkey"
 )
 
 // webhookLabel binds a sealed webhook secret to its space: copied to another row it does not open.
@@ -75,7 +81,9 @@ type Received struct {
 // the linked branch whose head is not the commit of the last sync (Bindery's own export
 // included) queues the link's sync, which imports it. Other events, other branches and a deleted
 // branch queue nothing. NOT_FOUND for a space without a link, UNAUTHENTICATED for a signature
-// missing or wrong (or a link without a secret), INVALID for a push that is not JSON.
+// missing or wrong (or a link without a secret), CONFLICT for a secret the server cannot unseal
+// (its key changed, the row was damaged: a new secret mends it), INVALID for a push that is not
+// JSON, as the body or as the payload field of a form (GitHub's form encoding).
 func (svc *Service) ReceivePush(ctx context.Context, spaceID string, p Push) (Received, error) {
 	ctx = viewer.WithSource(viewer.NewContext(ctx, viewer.System()), viewer.SourceIntegration, "Git Sync webhook")
 	sys := system(ctx)
@@ -92,8 +100,12 @@ func (svc *Service) ReceivePush(ctx context.Context, spaceID string, p Push) (Re
 	if !isPush(p.Header) {
 		return Received{Reason: "not a push event"}, nil
 	}
+	payload, err := eventJSON(p)
+	if err != nil {
+		return Received{}, err
+	}
 	var ev pushEvent
-	if err := json.Unmarshal(p.Body, &ev); err != nil {
+	if err := json.Unmarshal(payload, &ev); err != nil {
 		return Received{}, apperr.Invalidf("the push event is not JSON: %s", err.Error())
 	}
 	switch {
@@ -114,6 +126,10 @@ func (svc *Service) checkSignature(ctx context.Context, g *ent.GitSync, p Push) 
 		return apperr.Unauthenticatedf("the space's Git Sync link has no webhook secret: make one (rotateGitSyncWebhookSecret)")
 	}
 	secret, err := svc.Keys.Unseal(ctx, svc.Client, webhookLabel(g.SpaceID), *g.SealedWebhookSecret)
+	if errors.Is(err, serverkey.ErrUnsealable) {
+		logUnsealable(ctx, g)
+		return apperr.Conflictf("the space's Git Sync webhook secret cannot be unsealed (the server key changed, or the stored secret is damaged): make a new one (POST /v1/spaces/%s/git/webhook-secret, rotateGitSyncWebhookSecret) and give it to the git host", g.SpaceID)
+	}
 	if err != nil {
 		return err
 	}
@@ -140,6 +156,34 @@ func (svc *Service) checkSignature(ctx context.Context, g *ent.GitSync, p Push) 
 		return nil
 	}
 	return apperr.Unauthenticatedf("the push is not signed: X-Hub-Signature-256 (GitHub, Gitea, Forgejo) or X-Gitlab-Token (GitLab) is required")
+}
+
+// unsealableLogged are the sealed webhook secrets (space id and sealed bytes) already logged as
+// unsealable by this process: a host retrying its deliveries logs one line, not one per request.
+var unsealableLogged sync.Map
+
+// logUnsealable logs, once per stored secret, that the link's webhook secret cannot be unsealed.
+func logUnsealable(ctx context.Context, g *ent.GitSync) {
+	if _, seen := unsealableLogged.LoadOrStore(g.SpaceID+"\x00"+string(*g.SealedWebhookSecret), true); !seen {
+		slog.WarnContext(ctx, "gitsync: the push webhook secret cannot be unsealed; the space's admins must make a new one",
+			"space", g.SpaceID)
+	}
+}
+
+// eventJSON is the push event's JSON: the body, or the payload field of a form-encoded body
+// (GitHub's "application/x-www-form-urlencoded", signed as sent, so checked before).
+func eventJSON(p Push) ([]byte, error) {
+	if mt, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" {
+		return p.Body, nil
+	}
+	form, err := url.ParseQuery(string(p.Body))
+	if err != nil {
+		return nil, apperr.Invalidf("the form-encoded push event is not a form: %s", err.Error())
+	}
+	if !form.Has("payload") {
+		return nil, apperr.Invalidf("payload: the form-encoded push event has no payload field")
+	}
+	return []byte(form.Get("payload")), nil
 }
 
 // isPush reports whether the event is a push, by the host's event header (a host that names

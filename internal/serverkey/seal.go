@@ -29,8 +29,12 @@ func (k *Keys) Seal(ctx context.Context, c *ent.Client, label string, secret []b
 	return aead.Seal(nonce, nonce, secret, []byte(label)), nil
 }
 
-// Unseal opens what Seal sealed under label. Fails when the value was changed, truncated, or
-// sealed under another label or key.
+// ErrUnsealable is the error of a sealed value that does not open: it was changed or truncated,
+// or sealed under another label or server key. Only a new secret mends it.
+var ErrUnsealable = errors.New("unseal: the sealed value does not open under this server's key")
+
+// Unseal opens what Seal sealed under label. Fails with ErrUnsealable when the value was
+// changed, truncated, or sealed under another label or key.
 func (k *Keys) Unseal(ctx context.Context, c *ent.Client, label string, sealed []byte) ([]byte, error) {
 	aead, err := k.sealer(ctx, c)
 	if err != nil {
@@ -38,9 +42,13 @@ func (k *Keys) Unseal(ctx context.Context, c *ent.Client, label string, sealed [
 	}
 	n := aead.NonceSize()
 	if len(sealed) < n+aead.Overhead() {
-		return nil, errors.New("unseal: the sealed value is too short")
+		return nil, ErrUnsealable
 	}
-	return aead.Open(nil, sealed[:n], sealed[n:], []byte(label))
+	plain, err := aead.Open(nil, sealed[:n], sealed[n:], []byte(label))
+	if err != nil {
+		return nil, ErrUnsealable
+	}
+	return plain, nil
 }
 
 func (k *Keys) sealer(ctx context.Context, c *ent.Client) (cipher.AEAD, error) {

@@ -35,6 +35,10 @@ type Space struct {
 	// Redirects are .gitbook.yaml's redirects: an old path of the repository's readers → the id
 	// of the page it now leads to. One naming no page is left out.
 	Redirects map[string]string
+	// Known are where the last sync read or wrote the pages and files (id → path from the top of
+	// the repository), which an import matches before the export's layout: a repository not in
+	// Bindery's layout keeps its ids (Import).
+	Known map[string]string
 }
 
 // Entry is one file of the repository.
@@ -70,9 +74,14 @@ func Export(s Space) ([]Entry, Layout) {
 	return entries, l.Layout
 }
 
-// Paths is where Export puts the tree's pages (a group has no file): page id → its Markdown
-// file from the top of the repository. It reads no body.
-func Paths(t *tree.Tree, root string) map[string]string { return newLayout(t, root).Pages }
+// Paths is where Export puts the tree's pages and files (a group has no file): page id → its
+// Markdown file, file id → its asset, from the top of the repository. It reads no body.
+func Paths(t *tree.Tree, root string) map[string]string {
+	l := newLayout(t, root)
+	out := maps.Clone(l.Pages)
+	maps.Copy(out, l.Files)
+	return out
+}
 
 // pageMarkdown is the page's whole Markdown (front matter, title heading, body) with its links
 // to pages and files — and its GitBook blocks' (content-refs, files, figures) — rewritten to

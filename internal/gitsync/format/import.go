@@ -28,15 +28,17 @@ type Imported struct {
 	Bodies  map[string]string // the page bodies it adds, by hash
 	Blobs   []edit.Blob       // the bytes of the files it adds
 	// Paths are the Markdown files the pages were read from (or are at: a page read again keeps
-	// its file), page id → path from the top of the repository.
+	// its file) and the assets of the files, id → path from the top of the repository.
 	Paths map[string]string
 }
 
 // Import reads a repository's files (paths from its top; those outside base.Root are left out)
 // as the importer reads a GitBook repository, and lays them over base (its tree, the bodies of
-// its pages): a page, group or file at the path base's export gives it keeps its id, so links,
-// comments and history follow it, and one whose file is byte for byte base's export stays as it
-// is. Pages and files the repository does not have are removed (and files no page shows that the
+// its pages): a page or file at the path the last sync knew it at (base.Known) or else base's
+// export gives it, a group at its folder, keeps its id, so links, comments and history follow
+// it; a page no path matched takes the id of a base page no path matched of the same type and
+// slug, else title, when only one has it (a page moved in a repository not in Bindery's layout).
+// One whose file is byte for byte base's export stays as it is. Pages and files the repository does not have are removed (and files no page shows that the
 // base did not have, as every import leaves them out); reusable contents stay. So the
 // import of base's own export changes nothing, and a commit that changes one file changes one
 // page.
@@ -59,13 +61,9 @@ func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error
 
 // underRoot is the files under the folder root, their paths relative to it.
 func underRoot(files []importer.Upload, root string) []importer.Upload {
-	root = strings.Trim(path.Clean("/"+root), "/")
-	if root == "" {
-		return files
-	}
 	var out []importer.Upload
 	for _, f := range files {
-		if rel, ok := strings.CutPrefix(f.Path, root+"/"); ok {
+		if rel, ok := underFolder(root, f.Path); ok {
 			out = append(out, importer.Upload{Path: rel, Data: f.Data})
 		}
 	}
@@ -81,7 +79,7 @@ type match struct {
 	data   map[string][]byte // the repository's bytes by path
 	ids    map[string]string // fresh id → base id
 	bodies map[string]string
-	paths  map[string]string // fresh page id → the file it was read from, from the top of the repository
+	paths  map[string]string // fresh page or file id → the file it was read from, from the top of the repository
 }
 
 func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload) *match {
@@ -100,6 +98,13 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 	for id, p := range m.lb.Files {
 		at["file:"+p] = id
 	}
+	for id, p := range base.Known { // where the last sync found them, outside Bindery's layout too
+		if rel, ok := underFolder(base.Root, p); ok && base.Tree.Page(id) != nil {
+			at["page:"+rel] = id
+		} else if ok && base.Tree.File(id) != nil {
+			at["file:"+rel] = id
+		}
+	}
 	for id, src := range sources {
 		p := strings.TrimPrefix(src.Path, "/")
 		switch {
@@ -110,12 +115,53 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 			if b := at["file:"+p]; b != "" && base.Tree.File(b) != nil {
 				m.ids[id] = b
 			}
+			m.paths[id] = path.Join(base.Root, p)
 		}
 	}
 	for id, p := range newLayout(fresh.Tree, "").groups { // a group has no file: by its folder
 		m.pair(id, at["group:"+p])
 	}
+	m.pairRest()
 	return m
+}
+
+// underFolder is p relative to the folder root, false when it is not under it.
+func underFolder(root, p string) (string, bool) {
+	root = strings.Trim(path.Clean("/"+root), "/")
+	if root == "" {
+		return p, true
+	}
+	return strings.CutPrefix(p, root+"/")
+}
+
+// pairRest pairs the fresh pages no path paired with the base's pages no fresh page took, of the
+// same type: by slug, then by title, where each side has one page with it.
+func (m *match) pairRest() {
+	for _, key := range []func(*tree.Page) string{
+		func(p *tree.Page) string { return p.Type + "\x00" + p.Slug },
+		func(p *tree.Page) string { return p.Type + "\x00" + p.Title },
+	} {
+		taken := map[string]bool{}
+		for _, b := range m.ids {
+			taken[b] = true
+		}
+		fresh, base := map[string][]string{}, map[string][]string{}
+		m.fresh.Tree.Walk(func(q *tree.Page, _ string) {
+			if _, ok := m.ids[q.ID]; !ok {
+				fresh[key(q)] = append(fresh[key(q)], q.ID)
+			}
+		})
+		m.base.Tree.Walk(func(b *tree.Page, _ string) {
+			if !taken[b.ID] {
+				base[key(b)] = append(base[key(b)], b.ID)
+			}
+		})
+		for k, q := range fresh {
+			if b := base[k]; len(q) == 1 && len(b) == 1 {
+				m.ids[q[0]] = b[0]
+			}
+		}
+	}
 }
 
 // pair pairs a fresh page with the base's page b ("" for none) of the same type.
@@ -155,6 +201,9 @@ func (m *match) result() *Imported {
 	for _, f := range m.fresh.Tree.Files() {
 		file := m.file(f)
 		kept[file.ID] = true
+		if p, ok := m.paths[f.ID]; ok {
+			out.Paths[file.ID] = p
+		}
 		entries = append(entries, tree.Entry{File: file})
 		if b := m.base.Tree.File(file.ID); b == nil || b.Blob != file.Blob {
 			out.Blobs = append(out.Blobs, blobs[file.Blob])
@@ -164,6 +213,7 @@ func (m *match) result() *Imported {
 		if data, ok := m.data[m.lb.Files[b.ID]]; ok && !kept[b.ID] {
 			file := m.keptFile(b, data)
 			entries = append(entries, tree.Entry{File: file})
+			out.Paths[file.ID] = path.Join(m.base.Root, m.lb.Files[b.ID])
 			if file.Blob != b.Blob {
 				out.Blobs = append(out.Blobs, edit.Blob{Hash: file.Blob, Data: data})
 			}
