@@ -135,25 +135,18 @@ const eventColumns = `created_at, updated_at, organization_id, type, object_kind
 // the retention removed, numbered above every event kept, loses its number, which the next event
 // recorded would be given.
 func moveEventsBack(ctx context.Context, writer dialect.Driver) error {
-	tx, err := writer.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	db, ok := tx.(entsql.ExecQuerier)
-	if !ok {
-		return fmt.Errorf("migrate: unexpected transaction %T", tx)
-	}
-	statements, err := movesBack(ctx, db, writer.Dialect() == dialect.Postgres)
-	if err != nil || statements == nil {
-		return err
-	}
-	for _, stmt := range statements {
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("move the events back: %w", err)
+	return inTx(ctx, writer, func(db entsql.ExecQuerier) error {
+		statements, err := movesBack(ctx, db, writer.Dialect() == dialect.Postgres)
+		if err != nil {
+			return err
 		}
-	}
-	return tx.Commit()
+		for _, stmt := range statements {
+			if _, err := db.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("move the events back: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // movesBack are the statements that move the events set aside back (none when no table is aside).

@@ -8,35 +8,26 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 )
 
-// Git commits were recorded without a number in their space until decision 537 numbered them
-// (git_commits.seq) and kept their pages' files as runs over those numbers (git_pages). Such a
-// commit is never read as synced (gitsync.PagesOf asks for its number), and the next sync
-// numbered its commits from 1 past them. numberGitCommits gives every space's unnumbered commits
-// the first numbers, in the order they were recorded, and moves the space's numbered commits and
-// the runs of its pages up by as many, so numbers follow the commits' order in each space. It
-// runs in one transaction and finds nothing to do when run again.
-
-// numberGitCommits numbers the commits recorded without a number (decision 567).
+// numberGitCommits numbers the commits recorded without a number: until decision 537 numbered
+// them (git_commits.seq) and kept their pages' files as runs over those numbers (git_pages), git
+// commits had none. Such a commit is never read as synced (gitsync.PagesOf asks for its number),
+// and the next sync numbered its commits from 1 past them. It gives every space's unnumbered
+// commits the first numbers, in the order they were recorded, and moves the space's numbered
+// commits and the runs of its pages up by as many, so numbers follow the commits' order in each
+// space. It runs in one transaction and finds nothing to do when run again (decision 567).
 func numberGitCommits(ctx context.Context, writer dialect.Driver) error {
-	tx, err := writer.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	db, ok := tx.(entsql.ExecQuerier)
-	if !ok {
-		return fmt.Errorf("migrate: unexpected transaction %T", tx)
-	}
-	spaces, err := unnumberedGitSpaces(ctx, db)
-	if err != nil {
-		return err
-	}
-	for space, n := range spaces {
-		if err := numberSpaceCommits(ctx, db, space, n); err != nil {
-			return fmt.Errorf("number the git commits of space %s: %w", space, err)
+	return inTx(ctx, writer, func(db entsql.ExecQuerier) error {
+		spaces, err := unnumberedGitSpaces(ctx, db)
+		if err != nil {
+			return err
 		}
-	}
-	return tx.Commit()
+		for space, n := range spaces {
+			if err := numberSpaceCommits(ctx, db, space, n); err != nil {
+				return fmt.Errorf("number the git commits of space %s: %w", space, err)
+			}
+		}
+		return nil
+	})
 }
 
 // unnumberedGitSpaces counts the commits without a number, by space.

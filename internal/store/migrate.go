@@ -240,3 +240,21 @@ func (r *statementRecorder) ExecContext(_ context.Context, query string, args ..
 func (r *statementRecorder) QueryContext(context.Context, string, ...any) (*sql.Rows, error) {
 	return nil, errors.New("a migration step that queries cannot be fingerprinted")
 }
+
+// inTx runs fn in one transaction of writer, committed when fn returns no error: a data step of
+// the migration that must leave all or nothing.
+func inTx(ctx context.Context, writer dialect.Driver, fn func(db entsql.ExecQuerier) error) error {
+	tx, err := writer.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	db, ok := tx.(entsql.ExecQuerier)
+	if !ok {
+		return fmt.Errorf("migrate: unexpected transaction %T", tx)
+	}
+	if err := fn(db); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
