@@ -68,9 +68,9 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	if l.Introspection {
 		srv.Use(extension.Introspection{})
 	}
-	srv.Use(extension.FixedComplexityLimit(l.Complexity))
-	srv.Use(limits.Depth(l.Depth))
-	srv.Use(limits.Aliases(l.Aliases))
+	// The complexity, depth and alias limits walk a document once: a document sent again without
+	// variables is not walked again (limits.Static).
+	srv.Use(limits.NewStatic(extension.FixedComplexityLimit(l.Complexity), limits.Depth(l.Depth), limits.Aliases(l.Aliases)))
 	srv.Use(limits.ChargeCost{}) // after the complexity limit, which computes the cost
 	srv.Use(textLiterals{})
 	srv.Use(eventViewers{}) // each event's answer as its subscriber's viewer then

@@ -69,11 +69,14 @@ func writeResponse(w http.ResponseWriter, resp *graphql.Response) {
 	if len(data) == 0 {
 		data = []byte("null")
 	}
-	tail := mustMarshal(responseTail{Label: resp.Label, Path: resp.Path, HasNext: resp.HasNext, Extensions: resp.Extensions})
-	if len(tail) > len("{}") {
-		tail[0] = ','
-	} else {
-		tail = tail[1:]
+	tail := []byte("}")
+	if resp.Label != "" || len(resp.Path) > 0 || resp.HasNext != nil || len(resp.Extensions) > 0 {
+		tail = mustMarshal(responseTail{Label: resp.Label, Path: resp.Path, HasNext: resp.HasNext, Extensions: resp.Extensions})
+		if len(tail) > len("{}") {
+			tail[0] = ','
+		} else {
+			tail = tail[1:]
+		}
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	for _, part := range [][]byte{head, data, tail} {
