@@ -43,36 +43,27 @@ func (c converter) blocks(n ast.Node) []*Node { return c.matchedBlocks(n, true) 
 // matchedBlocks is blocks; match says whether the children's `<details>` are still to be matched
 // (not for an expandable's body, whose blocks were matched among the siblings they came from).
 // They are matched at the first that opens an expandable, from it on: the blocks before it
-// close none. Each top-level block converted (n a document: the body, or an expandable's) is taken
-// out of goldmark's tree and is then garbage: the collector, running while the document is made,
-// marks only what is still to convert. Nothing reads back across top-level blocks; within one,
-// an item's check box reads its list's other items (isTaskList), which stay.
+// close none.
 func (c converter) matchedBlocks(n ast.Node, match bool) []*Node {
 	start := c.a.open()
-	release := n.Kind() == ast.KindDocument
-	for k := n.FirstChild(); k != nil; {
-		last := k // the last block converted: k, or the one closing the expandable k opens
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		title, ok := c.detailsOpen(k)
 		if ok && match {
 			c.matchDetails(k)
 			match = false
 		}
-		if end := c.closers[k]; ok && end != nil && c.depth < maxExpandableDepth {
-			c.a.push(c.expandable(title, k, end)) // what was between k and end is in its holder now
-			last = end
-		} else {
-			for _, b := range c.block(k) {
-				if !isEmptyParagraph(b) { // what a paragraph turned table or nothing left
-					c.a.push(b)
-				}
+		if ok && c.depth < maxExpandableDepth {
+			if end := c.closers[k]; end != nil {
+				c.a.push(c.expandable(title, k, end))
+				k = end
+				continue
 			}
 		}
-		next := last.NextSibling()
-		if release {
-			n.RemoveChild(n, k)
-			n.RemoveChild(n, last)
+		for _, b := range c.block(k) {
+			if !isEmptyParagraph(b) { // what a paragraph turned table or nothing left
+				c.a.push(b)
+			}
 		}
-		k = next
 	}
 	return c.a.close(start)
 }
