@@ -124,9 +124,10 @@ func FuzzTagAttrs(f *testing.F) {
 	})
 }
 
-// goldmarkHTMLBlocks is gitbookMarkdown with goldmark's HTML block parser alone, as it was before
-// gitbookHTMLBlocks.
-var goldmarkHTMLBlocks = goldmark.New(
+// goldmarkParsers is gitbookMarkdown with goldmark's own parsers where it has its own: its HTML
+// block parser alone (no gitbookHTMLBlocks) and its paragraph transformer of link reference
+// definitions (not linkReferences).
+var goldmarkParsers = goldmark.New(
 	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
 	goldmark.WithParserOptions(
 		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650)),
@@ -134,17 +135,18 @@ var goldmarkHTMLBlocks = goldmark.New(
 	),
 ).Parser()
 
-// FuzzParserOptions: gitbookMarkdown's tree is the tree of goldmark's own HTML block parser
-// (gitbookHTMLBlocks opens the blocks it would).
+// FuzzParserOptions: gitbookMarkdown's tree is goldmarkParsers': gitbookHTMLBlocks opens the
+// blocks goldmark's parser would, and linkReferences reads the definitions it would.
 func FuzzParserOptions(f *testing.F) {
 	for _, s := range []string{"<details>\n\n<summary>a</summary>\n\nb\n\n</details>\n", " <figure><img src=\"a\"></figure>\n",
 		"a\n<details >\nb\n", "   </details> x\n\n    <summary>\n", "* <details>\n\n  x\n", "> <summary>x</summary>\n>\n> y\n",
-		"<detailsx>\n<details/>\n<Details>\n\t<details>\n<summary\r\n<script>\n</details\n", "{% hint %}\n<details>\n{% endhint %}\n"} {
+		"<detailsx>\n<details/>\n<Details>\n\t<details>\n<summary\r\n<script>\n</details\n", "{% hint %}\n<details>\n{% endhint %}\n",
+		"[a]: /b\n[c]\n\n  [d]: </e> \"t\"\n[d] x\n", "> [f]:\n> /g\n\n[f]\n", "* x\n\n  [h]: /i 'j'\n\n[h][]\n", "\\[k]: /l\n[k]\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, md string) {
 		src := []byte(md)
-		got, want := dumpTree(gitbookMarkdown.Parse(text.NewReader(src)), src), dumpTree(goldmarkHTMLBlocks.Parse(text.NewReader(src)), src)
+		got, want := dumpTree(gitbookMarkdown.Parse(text.NewReader(src)), src), dumpTree(goldmarkParsers.Parse(text.NewReader(src)), src)
 		if got != want {
 			t.Fatalf("%q:\n%s\ngoldmark's:\n%s", md, got, want)
 		}

@@ -17,7 +17,11 @@ import (
 // task lists, GitBook's `{% tag %}` blocks (tagParser), `$$` math blocks (mathParser) and `$$…$$`
 // inline math (inlineMathParser). `<details>` and `<figure>` are HTML blocks to goldmark, read
 // afterwards (blocks, htmlBlock). No linkify: GitBook leaves bare URLs as text.
+// Its parser is goldmark's default one but for linkReferences.
 var gitbookMarkdown = goldmark.New(
+	goldmark.WithParser(parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(util.Prioritized(linkReferences{}, 100)))),
 	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
 	goldmark.WithParserOptions(
 		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650),
@@ -25,6 +29,28 @@ var gitbookMarkdown = goldmark.New(
 		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150)),
 	),
 ).Parser()
+
+// linkReferences is goldmark's paragraph transformer reading link reference definitions
+// (parser.LinkReferenceParagraphTransformer, its default) for the paragraphs whose first
+// character other than white space is "[", where it reads one: for the others it reads none and
+// changes nothing, and those are most paragraphs. FuzzParserOptions holds the trees to goldmark's.
+type linkReferences struct{}
+
+func (linkReferences) Transform(n *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		for _, c := range reader.Source()[seg.Start:seg.Stop] { // its padding is spaces
+			if !util.IsSpace(c) {
+				if c == '[' {
+					parser.LinkReferenceParagraphTransformer.Transform(n, reader, pc)
+				}
+				return
+			}
+		}
+	}
+	parser.LinkReferenceParagraphTransformer.Transform(n, reader, pc) // none but white space
+}
 
 // gitbookHTMLBlocks opens the HTML blocks GitBook writes, lines starting `<details`, `</details`,
 // `<summary` or `<figure` and then a space or `>`, as goldmark's HTML block parser (which runs
