@@ -263,7 +263,7 @@ func tagAttrs(rest []byte) (attrs attrList, ok bool) {
 
 func (tagParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	n := node.(*tagBlock)
-	if voidTags[n.name] {
+	if !n.open { // a void tag: one line (a container is open until it closes)
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
