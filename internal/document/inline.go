@@ -384,8 +384,8 @@ var htmlInlines = []htmlInline{
 		return Inline("expression", map[string]any{"expression": text})
 	}},
 	{regexp.MustCompile(`^<i class="fa-([a-z0-9-]+)"(?: style="color:([$a-z]+);")?>$`), "</i>", func(m []string, text string) *Node {
-		if text != ":"+m[1]+":" {
-			return nil
+		if text != ":"+m[1]+":" || !iconName.MatchString(m[1]) || m[2] != "" && !slices.Contains(textColors, m[2]) {
+			return nil // not an icon of the model: its HTML, as text
 		}
 		data := map[string]any{"icon": m[1]}
 		if m[2] != "" {
