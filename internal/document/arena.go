@@ -80,6 +80,11 @@ func (a *arena) block(typ string, data map[string]any, nodes []*Node) *Node {
 	return a.node(n)
 }
 
+// inline is Inline of a list.
+func (a *arena) inline(typ string, data map[string]any, nodes []*Node) *Node {
+	return a.node(Node{Object: ObjectInline, Type: typ, Data: data, Nodes: nodes, IsVoid: inlineRules[typ].void})
+}
+
 // text is a text of one leaf.
 func (a *arena) text(l Leaf) *Node {
 	if a == nil {

@@ -77,7 +77,7 @@ func Block(typ string, data map[string]any, nodes ...*Node) *Node {
 
 // Inline returns an inline of the type; void for the types the support table says are.
 func Inline(typ string, data map[string]any, nodes ...*Node) *Node {
-	return &Node{Object: ObjectInline, Type: typ, Data: data, Nodes: nodes, IsVoid: inlineRules[typ].void}
+	return heap.inline(typ, data, nodes)
 }
 
 // Fragment returns a fragment named name holding the blocks.

@@ -63,6 +63,7 @@ func TestNormalized(t *testing.T) {
 		{"body h1 and deep levels", "# A\n\n##### B\n", "## A\n\n#### B\n"},
 		{"soft breaks", "one\ntwo\n", "one two\n"},
 		{"hard break", "one  \ntwo\n", "one\\\ntwo\n"},
+		{"spaces starting and ending text", "&#32;a&#9;\\\n&#32;b&#32;\n\n## &#32;c\n", "&#32;a&#9;\\\n&#32;b&#32;\n\n## &#32;c\n"},
 		{"br", "one<br>two\n", "one\\\ntwo\n"},
 		{"indented code", "    code\n", "```\ncode\n```\n"},
 		{"image alone", "![alt](/files/x)\n", `<figure><img src="/files/x" alt="alt"><figcaption></figcaption></figure>` + "\n"},

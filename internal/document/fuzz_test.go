@@ -3,12 +3,21 @@ package document
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // emptyItem is a line that is an empty list item.
@@ -105,8 +114,92 @@ func FuzzTagAttrs(f *testing.F) {
 				want[a[1]] = unescapeAttr(a[2])
 			}
 		}
-		if ok != (m != nil && m[2] == string(name)) || ok && !maps.Equal(attrs, want) {
+		got := map[string]string{}
+		for _, a := range attrs {
+			got[a.name] = a.value // the last of a name given twice, as lookup has it
+		}
+		if ok != (m != nil && m[2] == string(name)) || ok && !maps.Equal(got, want) {
 			t.Fatalf("%q: %v %q, the expression %q", line, ok, attrs, m)
 		}
 	})
+}
+
+// goldmarkParsers is gitbookMarkdown with goldmark's own parsers where it has its own: its HTML
+// block parser alone (no gitbookHTMLBlocks) and its paragraph transformer of link reference
+// definitions (not linkReferences).
+var goldmarkParsers = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+	goldmark.WithParserOptions(
+		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650)),
+		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150)),
+	),
+).Parser()
+
+// FuzzParserOptions: gitbookMarkdown's tree is goldmarkParsers': gitbookHTMLBlocks opens the
+// blocks goldmark's parser would, and linkReferences reads the definitions it would.
+func FuzzParserOptions(f *testing.F) {
+	for _, s := range []string{"<details>\n\n<summary>a</summary>\n\nb\n\n</details>\n", " <figure><img src=\"a\"></figure>\n",
+		"a\n<details >\nb\n", "   </details> x\n\n    <summary>\n", "* <details>\n\n  x\n", "> <summary>x</summary>\n>\n> y\n",
+		"<detailsx>\n<details/>\n<Details>\n\t<details>\n<summary\r\n<script>\n</details\n", "{% hint %}\n<details>\n{% endhint %}\n",
+		"[a]: /b\n[c]\n\n  [d]: </e> \"t\"\n[d] x\n", "> [f]:\n> /g\n\n[f]\n", "* x\n\n  [h]: /i 'j'\n\n[h][]\n", "\\[k]: /l\n[k]\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		src := []byte(md)
+		got, want := dumpTree(gitbookMarkdown.Parse(text.NewReader(src)), src), dumpTree(goldmarkParsers.Parse(text.NewReader(src)), src)
+		if got != want {
+			t.Fatalf("%q:\n%s\ngoldmark's:\n%s", md, got, want)
+		}
+	})
+}
+
+// dumpTree writes what the conversion reads of a tree: every node's kind, lines and fields.
+func dumpTree(root ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			b.WriteString(")")
+			return ast.WalkContinue, nil
+		}
+		fmt.Fprintf(&b, "\n(%s", n.Kind())
+		if n.Type() == ast.TypeBlock {
+			for i := range n.Lines().Len() {
+				fmt.Fprintf(&b, " %v", n.Lines().At(i))
+			}
+		}
+		switch n := n.(type) {
+		case *ast.HTMLBlock:
+			fmt.Fprintf(&b, " type %d closure %v", n.HTMLBlockType, n.ClosureLine)
+		case *ast.Text:
+			fmt.Fprintf(&b, " %v soft %t hard %t raw %t", n.Segment, n.SoftLineBreak(), n.HardLineBreak(), n.IsRaw())
+		case *ast.String:
+			fmt.Fprintf(&b, " %q", n.Value)
+		case *ast.RawHTML:
+			fmt.Fprintf(&b, " %q", n.Segments.Value(src))
+		case *ast.List:
+			fmt.Fprintf(&b, " %c %d tight %t", n.Marker, n.Start, n.IsTight)
+		case *ast.Heading:
+			fmt.Fprintf(&b, " %d", n.Level)
+		case *ast.FencedCodeBlock:
+			fmt.Fprintf(&b, " %q", n.Language(src))
+		case *ast.Emphasis:
+			fmt.Fprintf(&b, " %d", n.Level)
+		case *ast.Link:
+			fmt.Fprintf(&b, " %q %q", n.Destination, n.Title)
+		case *ast.Image:
+			fmt.Fprintf(&b, " %q %q", n.Destination, n.Title)
+		case *ast.AutoLink:
+			fmt.Fprintf(&b, " %q", n.URL(src))
+		case *east.Table:
+			fmt.Fprintf(&b, " %v", n.Alignments)
+		case *east.TaskCheckBox:
+			fmt.Fprintf(&b, " %t", n.IsChecked)
+		case *tagBlock:
+			fmt.Fprintf(&b, " %q %v %q closed %t", n.name, n.attrs, n.line, n.closed)
+		case *inlineMath:
+			fmt.Fprintf(&b, " %q", n.formula)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }

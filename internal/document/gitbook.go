@@ -17,14 +17,79 @@ import (
 // task lists, GitBook's `{% tag %}` blocks (tagParser), `$$` math blocks (mathParser) and `$$…$$`
 // inline math (inlineMathParser). `<details>` and `<figure>` are HTML blocks to goldmark, read
 // afterwards (blocks, htmlBlock). No linkify: GitBook leaves bare URLs as text.
+// Its parser is goldmark's default one but for linkReferences.
 var gitbookMarkdown = goldmark.New(
+	goldmark.WithParser(parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(util.Prioritized(linkReferences{}, 100)))),
 	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
 	goldmark.WithParserOptions(
 		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650),
-			util.Prioritized(rawTracker{parser.NewFencedCodeBlockParser()}, 699)),
+			util.Prioritized(gitbookHTMLBlocks{parser.NewHTMLBlockParser()}, 899)),
 		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150)),
 	),
 ).Parser()
+
+// linkReferences is goldmark's paragraph transformer reading link reference definitions
+// (parser.LinkReferenceParagraphTransformer, its default) for the paragraphs whose first
+// character other than white space is "[", where it reads one: for the others it reads none and
+// changes nothing, and those are most paragraphs. FuzzParserOptions holds the trees to goldmark's.
+type linkReferences struct{}
+
+func (linkReferences) Transform(n *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		for _, c := range reader.Source()[seg.Start:seg.Stop] { // its padding is spaces
+			if !util.IsSpace(c) {
+				if c == '[' {
+					parser.LinkReferenceParagraphTransformer.Transform(n, reader, pc)
+				}
+				return
+			}
+		}
+	}
+	parser.LinkReferenceParagraphTransformer.Transform(n, reader, pc) // none but white space
+}
+
+// gitbookHTMLBlocks opens the HTML blocks GitBook writes, lines starting `<details`, `</details`,
+// `<summary` or `<figure` and then a space or `>`, as goldmark's HTML block parser (which runs
+// after it, 900) opens them: a block of type 6, read up to a blank line, which goldmark's parser
+// continues. It tells them without goldmark's regular expressions, which tried every type in turn
+// and were a tenth of the parse of GitBook's Markdown. Other lines are goldmark's.
+// FuzzParserOptions holds the trees to goldmark's alone.
+type gitbookHTMLBlocks struct{ parser.BlockParser }
+
+func (p gitbookHTMLBlocks) Open(_ ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	line, segment := reader.PeekLine()
+	if !isGitBookHTMLBlock(line, pc.BlockOffset()) {
+		return nil, parser.NoChildren
+	}
+	n := ast.NewHTMLBlock(ast.HTMLBlockType6)
+	reader.AdvanceToEOL()
+	n.Lines().Append(segment)
+	return n, parser.NoChildren
+}
+
+// gitbookBlockTags are the tags gitbookHTMLBlocks reads, each of goldmark's type-6 block tags.
+var gitbookBlockTags = [...]string{"details", "/details", "summary", "figure"}
+
+// isGitBookHTMLBlock says whether line, its first character other than a space at pos, starts
+// with up to three spaces, "<", a tag of gitbookBlockTags and a space or ">": goldmark's type-6
+// expression then matches the line, whatever follows (the expression for type 7 may too, giving
+// type 6 for these tags), and those for types 1 to 5 cannot.
+func isGitBookHTMLBlock(line []byte, pos int) bool {
+	if pos < 0 || pos > 3 || pos >= len(line) || line[pos] != '<' || len(bytes.TrimLeft(line[:pos], " ")) > 0 {
+		return false
+	}
+	rest := line[pos+1:]
+	for _, tag := range gitbookBlockTags {
+		if len(rest) > len(tag) && string(rest[:len(tag)]) == tag && (rest[len(tag)] == '>' || rest[len(tag)] == ' ') {
+			return true
+		}
+	}
+	return false
+}
 
 // tagLine is a line that is one GitBook tag: `{% name attr="value" … %}` or `{% endname %}`.
 var (
@@ -64,7 +129,7 @@ var kindTag = ast.NewNodeKind("GitBookTag")
 type tagBlock struct {
 	ast.BaseBlock
 	name   string
-	attrs  map[string]string
+	attrs  attrList
 	line   string // the opening line as written
 	closed bool   // by its end tag, rather than by the end of its container
 	// open marks a tag block not yet closed: an end tag of its name ends it, not the block of the
@@ -75,6 +140,28 @@ type tagBlock struct {
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
 
 func (n *tagBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+// attrList are a tag's attributes in the order written: a tag has a few, and a list of them
+// costs less to make than a map.
+type attrList []tagAttr
+
+type tagAttr struct{ name, value string }
+
+// lookup is the value of the attribute name, its last when written twice, ok false for none.
+func (l attrList) lookup(name string) (value string, ok bool) {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].name == name {
+			return l[i].value, true
+		}
+	}
+	return "", false
+}
+
+// get is the value of the attribute name, "" for none.
+func (l attrList) get(name string) string {
+	v, _ := l.lookup(name)
+	return v
+}
 
 type tagParser struct{}
 
@@ -110,13 +197,13 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (as
 	if name == "include" {
 		if m := includeLine.FindSubmatch(line); m != nil {
 			reader.AdvanceToEOL()
-			return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: trimmed}, parser.NoChildren
+			return &tagBlock{name: "include", attrs: attrList{{"src", string(m[1])}}, line: trimmed}, parser.NoChildren
 		}
 	}
 	if name == "if" {
 		if m := ifLine.FindSubmatch(line); m != nil {
 			reader.AdvanceToEOL()
-			n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: trimmed, open: true}
+			n := &tagBlock{name: "if", attrs: attrList{{"expression", string(m[1])}}, line: trimmed, open: true}
 			return n, parser.HasChildren
 		}
 	}
@@ -150,8 +237,9 @@ func tagName(line []byte) []byte {
 
 // tagAttrs reads what follows a tag's name as tagLine does: attributes `name="value"`, each after
 // spaces, then `%}` and nothing but spaces (ok false when the line is not that). A name given twice
-// has its last value.
-func tagAttrs(rest []byte) (attrs map[string]string, ok bool) {
+// has its last value. Names and values share the bytes of rest, which nothing writes (the text
+// parsed, FromMarkdown's copy).
+func tagAttrs(rest []byte) (attrs attrList, ok bool) {
 	for {
 		trimmed := bytes.TrimLeft(rest, tagSpace)
 		spaced := len(trimmed) < len(rest)
@@ -168,21 +256,18 @@ func tagAttrs(rest []byte) (attrs map[string]string, ok bool) {
 		if !spaced || name == 0 || !isAttr || closing < 0 {
 			return nil, false
 		}
-		if attrs == nil {
-			attrs = map[string]string{}
-		}
-		attrs[string(rest[:name])] = unescapeAttr(util.BytesToReadOnlyString(value[:closing]))
+		attrs = append(attrs, tagAttr{util.BytesToReadOnlyString(rest[:name]), unescapeAttr(util.BytesToReadOnlyString(value[:closing]))})
 		rest = value[closing+1:]
 	}
 }
 
-func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
+func (tagParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	n := node.(*tagBlock)
-	if voidTags[n.name] {
+	if !n.open { // a void tag: one line (a container is open until it closes)
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
-	if bytes.HasPrefix(line, tagStart) && endsTag(line, n.name) && !inRaw(n) && !inSameTag(n) {
+	if bytes.HasPrefix(line, tagStart) && endsTag(line, n.name) && !inRaw(n, pc) && !inSameTag(n) {
 		reader.AdvanceToEOL()
 		n.closed = true
 		return parser.Close
@@ -213,16 +298,13 @@ func (tagParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.(*tagBlo
 func (tagParser) CanInterruptParagraph() bool                       { return true }
 func (tagParser) CanAcceptIndentedLine() bool                       { return false }
 
-// openRaw marks a code or math block not yet closed: its lines are text, an end tag among them
-// ends no tag block.
-var openRaw = []byte("bindery-open")
-
-// inRaw says whether the innermost open block under n is a code or math block not yet closed.
-func inRaw(n ast.Node) bool {
-	for k := n.LastChild(); k != nil; k = k.LastChild() {
-		if _, ok := k.Attribute(openRaw); ok {
-			return true
-		}
+// inRaw says whether the innermost open block, under n, is a code or math block: its lines are
+// text, an end tag among them ends no tag block. Open blocks are a chain, the innermost last.
+func inRaw(n ast.Node, pc parser.Context) bool {
+	open := pc.OpenedBlocks()
+	switch last := open[len(open)-1].Node; last.(type) {
+	case *ast.FencedCodeBlock, *mathBlock:
+		return last != n
 	}
 	return false
 }
@@ -235,22 +317,6 @@ func inSameTag(n *tagBlock) bool {
 		}
 	}
 	return false
-}
-
-// rawTracker is goldmark's fenced code parser marking its blocks open until they close.
-type rawTracker struct{ parser.BlockParser }
-
-func (p rawTracker) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	n, state := p.BlockParser.Open(parent, reader, pc)
-	if n != nil {
-		n.SetAttribute(openRaw, true)
-	}
-	return n, state
-}
-
-func (p rawTracker) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	p.BlockParser.Close(node, reader, pc)
-	node.RemoveAttributes()
 }
 
 var kindMath = ast.NewNodeKind("MathBlock")
@@ -274,9 +340,7 @@ func (mathParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.No
 		return nil, parser.NoChildren
 	}
 	reader.AdvanceToEOL()
-	n := &mathBlock{}
-	n.SetAttribute(openRaw, true)
-	return n, parser.NoChildren
+	return &mathBlock{}, parser.NoChildren
 }
 
 func (mathParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
@@ -292,9 +356,9 @@ func (mathParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) 
 	return parser.Continue | parser.NoChildren
 }
 
-func (mathParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
-func (mathParser) CanInterruptParagraph() bool                       { return true }
-func (mathParser) CanAcceptIndentedLine() bool                       { return false }
+func (mathParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (mathParser) CanInterruptParagraph() bool                 { return true }
+func (mathParser) CanAcceptIndentedLine() bool                 { return false }
 
 var kindInlineMath = ast.NewNodeKind("InlineMath")
 

@@ -193,11 +193,11 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			}
 			ref := refFromDest(decode(k.Destination))
 			if string(k.Title) == mentionTitle && mentionKinds[str(ref, "kind")] {
-				b.inline(Inline("mention", map[string]any{"ref": ref})) // its text is GitBook's label, not content
+				b.inline(c.a.inline("mention", map[string]any{"ref": ref}, nil)) // its text is GitBook's label, not content
 				continue
 			}
 			text := b.within(func() { c.walkInlines(k, marks, true, b) })
-			b.inline(Inline("link", map[string]any{"ref": ref}, text...))
+			b.inline(c.a.inline("link", map[string]any{"ref": ref}, text))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
@@ -205,13 +205,13 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			if alt := string(c.plain(k)); alt != "" {
 				data["alt"] = alt
 			}
-			b.inline(Inline("inline-image", data))
+			b.inline(c.a.inline("inline-image", data, nil))
 		case *inlineMath:
 			if inLink {
 				b.leaf("$$"+k.formula+"$$", marks)
 				continue
 			}
-			b.inline(Inline("inline-math", map[string]any{"formula": k.formula}))
+			b.inline(c.a.inline("inline-math", map[string]any{"formula": k.formula}, nil))
 		case *ast.RawHTML:
 			raw := string(k.Segments.Value(c.src))
 			if opened == nil {
@@ -261,7 +261,7 @@ func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inl
 	dest := string(k.URL(c.src))
 	inner := c.builder()
 	inner.leaf(label, marks)
-	b.inline(Inline("link", map[string]any{"ref": map[string]any{"kind": "url", "url": dest}}, inner.done()...))
+	b.inline(c.a.inline("link", map[string]any{"ref": map[string]any{"kind": "url", "url": dest}}, inner.done()))
 }
 
 // text adds a text segment: escapes and character references decoded, a hard line break as "\n",
@@ -384,8 +384,8 @@ var htmlInlines = []htmlInline{
 		return Inline("expression", map[string]any{"expression": text})
 	}},
 	{regexp.MustCompile(`^<i class="fa-([a-z0-9-]+)"(?: style="color:([$a-z]+);")?>$`), "</i>", func(m []string, text string) *Node {
-		if text != ":"+m[1]+":" {
-			return nil
+		if text != ":"+m[1]+":" || !iconName.MatchString(m[1]) || m[2] != "" && !slices.Contains(textColors, m[2]) {
+			return nil // not an icon of the model: its HTML, as text
 		}
 		data := map[string]any{"icon": m[1]}
 		if m[2] != "" {

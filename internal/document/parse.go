@@ -391,30 +391,33 @@ func (c converter) shared(segs []text.Segment) (s string, ok bool) {
 }
 
 func (c converter) table(t *east.Table) *Node {
-	var columns []any
-	definition, records := map[string]any{}, map[string]any{}
+	columns := make([]any, 0, len(t.Alignments))
+	definition, records := make(map[string]any, len(t.Alignments)), make(map[string]any, max(t.ChildCount()-1, 0))
 	table := c.a.block("table", nil, nil)
 	row := 0
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		values := map[string]any{}
-		rowID := "r" + strconv.Itoa(row)
+		header := r.Kind() == east.KindTableHeader
+		var values map[string]any
+		if !header {
+			values = make(map[string]any, r.ChildCount())
+		}
 		col := 0
 		for cell := r.FirstChild(); cell != nil; cell, col = cell.NextSibling(), col+1 {
 			id := columnID(col)
-			if r.Kind() == east.KindTableHeader {
-				columns = append(columns, id)
-				definition[id] = map[string]any{"id": id, "title": util.BytesToReadOnlyString(c.plain(cell)),
+			if header {
+				columns = append(columns, id.any)
+				definition[id.s] = map[string]any{"id": id.any, "title": util.BytesToReadOnlyString(c.plain(cell)),
 					"type": "text", "textAlignment": alignment(t.Alignments[col])}
 				continue
 			}
 			if inl := c.inlines(cell); len(inl) > 0 {
-				frag := rowID + id
-				values[id] = frag
-				table.Fragments = append(table.Fragments, c.a.node(Node{Object: ObjectFragment, Fragment: frag, Nodes: c.a.one(c.a.paragraph(inl))}))
+				frag := cellID(row, col)
+				values[id.s] = frag.any
+				table.Fragments = append(table.Fragments, c.a.node(Node{Object: ObjectFragment, Fragment: frag.s, Nodes: c.a.one(c.a.paragraph(inl))}))
 			}
 		}
-		if r.Kind() != east.KindTableHeader {
-			records[rowID] = map[string]any{"orderIndex": orderIndex(row), "values": values}
+		if !header {
+			records[rowID(row).s] = map[string]any{"orderIndex": orderIndex(row).any, "values": values}
 			row++
 		}
 	}
@@ -423,23 +426,60 @@ func (c converter) table(t *east.Table) *Node {
 	return table
 }
 
-// columnID is the id of a table's column col.
-func columnID(col int) string {
-	if col < len(columnIDs) {
-		return columnIDs[col]
-	}
-	return "c" + strconv.Itoa(col)
+// id is a table's id of a column, a record or a cell, with the same as a value of data (an
+// interface holding it, made once for the first ones).
+type id struct {
+	s   string
+	any any
 }
 
-var columnIDs = func() (ids [16]string) {
-	for col := range ids {
-		ids[col] = "c" + strconv.Itoa(col)
+func newID(s string) id { return id{s, s} }
+
+// The ids of the first columns and rows, and of their cells, made once.
+const idRows, idColumns = 64, 16
+
+var (
+	columnIDs, rowIDs, orderIndexes = ids(idColumns, columnName), ids(idRows, rowName), ids(idRows, orderIndexName)
+	cellIDs                         = ids(idRows*idColumns, func(i int) string { return cellName(i/idColumns, i%idColumns) })
+)
+
+func ids(n int, name func(int) string) []id {
+	out := make([]id, n)
+	for i := range out {
+		out[i] = newID(name(i))
 	}
-	return ids
-}()
+	return out
+}
+
+// columnID is the id of a table's column col: "c" and its number.
+func columnID(col int) id { return idOf(columnIDs, col, columnName) }
+
+// rowID is the id of a table's record row: "r" and its number.
+func rowID(row int) id { return idOf(rowIDs, row, rowName) }
+
+// cellID is the fragment of a table's cell: its row's id and its column's.
+func cellID(row, col int) id {
+	if row < idRows && col < idColumns {
+		return cellIDs[row*idColumns+col]
+	}
+	return newID(cellName(row, col))
+}
 
 // orderIndex is the orderIndex of a table's record row: "a" and the row in six digits or more.
-func orderIndex(row int) string {
+func orderIndex(row int) id { return idOf(orderIndexes, row, orderIndexName) }
+
+func idOf(made []id, i int, name func(int) string) id {
+	if i < len(made) {
+		return made[i]
+	}
+	return newID(name(i))
+}
+
+func columnName(col int) string    { return "c" + strconv.Itoa(col) }
+func rowName(row int) string       { return "r" + strconv.Itoa(row) }
+func cellName(row, col int) string { return rowName(row) + columnName(col) }
+
+func orderIndexName(row int) string {
 	digits := strconv.Itoa(row)
 	b := make([]byte, 0, 16)
 	b = append(b, 'a')
@@ -482,7 +522,7 @@ func (c converter) plain(n ast.Node) []byte {
 func (c converter) tag(n *tagBlock) []*Node {
 	switch n.name {
 	case "hint":
-		style := n.attrs["style"]
+		style := n.attrs.get("style")
 		if !slices.Contains(hintStyles, style) {
 			style = "info"
 		}
@@ -496,21 +536,21 @@ func (c converter) tag(n *tagBlock) []*Node {
 	case "code":
 		return c.titledCode(n)
 	case "if":
-		return c.a.one(c.a.block("if", map[string]any{"expression": n.attrs["expression"]}, c.fit(c.blocks(n), topLevel)))
+		return c.a.one(c.a.block("if", map[string]any{"expression": n.attrs.get("expression")}, c.fit(c.blocks(n), topLevel)))
 	case "content-ref":
-		return c.a.one(c.a.block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])}, nil))
+		return c.a.one(c.a.block("content-ref", map[string]any{"ref": refFromDest(n.attrs.get("url"))}, nil))
 	case "openapi", "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
 		return c.openAPI(n)
 	case "embed":
-		if url := n.attrs["url"]; url != "" {
+		if url := n.attrs.get("url"); url != "" {
 			return c.a.one(c.a.block("embed", map[string]any{"url": url}, nil))
 		}
 	case "file":
-		if ref := refFromDest(n.attrs["src"]); str(ref, "kind") == "file" {
+		if ref := refFromDest(n.attrs.get("src")); str(ref, "kind") == "file" {
 			return c.a.one(c.a.block("file", map[string]any{"ref": ref}, nil))
 		}
 	case "include":
-		if id, ok := includedID(n.attrs["src"]); ok {
+		if id, ok := includedID(n.attrs.get("src")); ok {
 			return c.a.one(ReusableBlock(id))
 		}
 	}
@@ -527,18 +567,18 @@ func (c converter) tag(n *tagBlock) []*Node {
 // body of one paragraph is dropped, the blocks of any other follow the block. A tag without its
 // pointer is text.
 func (c converter) openAPI(n *tagBlock) []*Node {
-	typ, data := n.name, map[string]any{"ref": map[string]any{"kind": "openapi", "spec": n.attrs["spec"]}}
+	typ, data := n.name, map[string]any{"ref": map[string]any{"kind": "openapi", "spec": n.attrs.get("spec")}}
 	switch n.name {
 	case "openapi", "swagger":
-		typ, data["ref"] = "swagger", refFromDest(n.attrs["src"])
-		data["path"], data["method"] = n.attrs["path"], n.attrs["method"]
+		typ, data["ref"] = "swagger", refFromDest(n.attrs.get("src"))
+		data["path"], data["method"] = n.attrs.get("path"), n.attrs.get("method")
 	case "openapi-operation":
-		data["path"], data["method"] = n.attrs["path"], n.attrs["method"]
+		data["path"], data["method"] = n.attrs.get("path"), n.attrs.get("method")
 	case "openapi-webhook":
-		data["name"], data["method"] = n.attrs["name"], n.attrs["method"]
+		data["name"], data["method"] = n.attrs.get("name"), n.attrs.get("method")
 	case "openapi-schemas":
-		data["schemas"] = splitNames(n.attrs["schemas"])
-		if g, ok := n.attrs["grouped"]; ok {
+		data["schemas"] = splitNames(n.attrs.get("schemas"))
+		if g, ok := n.attrs.lookup("grouped"); ok {
 			data["grouped"] = g == "true"
 		}
 	}
@@ -577,7 +617,7 @@ func (c converter) items(n *tagBlock, group, itemTag, itemType string, kids []st
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		if t, ok := k.(*tagBlock); ok && t.name == itemTag {
 			data := map[string]any{}
-			if title, ok := t.attrs["title"]; ok && group == "tabs" {
+			if title, ok := t.attrs.lookup("title"); ok && group == "tabs" {
 				data["title"] = title
 			}
 			c.a.push(c.a.block(itemType, data, c.fit(c.blocks(t), kids)))
@@ -600,13 +640,13 @@ func (c converter) titledCode(n *tagBlock) []*Node {
 		return blocks
 	}
 	code := blocks[0]
-	if title := n.attrs["title"]; title != "" {
+	if title := n.attrs.get("title"); title != "" {
 		code.Data["title"] = title
 	}
-	if n.attrs["lineNumbers"] == "true" {
+	if n.attrs.get("lineNumbers") == "true" {
 		code.Data["lineNumbers"] = true
 	}
-	if n.attrs["overflow"] == "wrap" {
+	if n.attrs.get("overflow") == "wrap" {
 		code.Data["overflow"] = "wrap"
 	}
 	return blocks

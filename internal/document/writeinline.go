@@ -111,7 +111,7 @@ func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
 		opening := next < len(ps) && ps[next].leaf != nil && keepOf(open, ps[next].marks) < len(ps[next].marks)
 		edges := edges{
 			start: delimited, end: closing || opening,
-			spaceStart: len(p.marks) > keep, spaceEnd: closing, lineStart: b.Len() == 0,
+			spaceStart: len(p.marks) > keep, spaceEnd: closing || next == len(ps), lineStart: b.Len() == 0,
 		}
 		b.WriteString(leafMarkdown(p.leaf, ctx, edges))
 		delimited = false
@@ -139,7 +139,8 @@ func closeMarks(b *strings.Builder, open *[]string, keep int) {
 }
 
 // edges says which edges of a leaf touch a delimiter (start, end), and which touch a delimiter of
-// the leaf's own marks (spaceStart, spaceEnd), where whitespace would undo it.
+// the leaf's own marks or the end of the text (spaceStart, spaceEnd), where whitespace would undo
+// it or be dropped.
 type edges struct{ start, end, spaceStart, spaceEnd, lineStart bool }
 
 // delimiterChars are the characters of delimiters; whitespace is the other kind of character a
@@ -222,6 +223,9 @@ func escapeText(s string, ctx inlineContext, lineStart bool) string {
 			}
 		}
 		switch {
+		case lineStart && (c == ' ' || c == '\t'):
+			b.WriteString(charRef(c)) // Markdown drops whitespace starting a line
+			continue
 		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			b.WriteString("&#92;") // goldmark reads an escaped backslash before "\" and a line ending as no line break
 			continue
