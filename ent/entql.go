@@ -397,6 +397,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			gitcommit.FieldRef:              {Type: field.TypeString, Column: gitcommit.FieldRef},
 			gitcommit.FieldCreatedByBindery: {Type: field.TypeBool, Column: gitcommit.FieldCreatedByBindery},
 			gitcommit.FieldSeq:              {Type: field.TypeInt64, Column: gitcommit.FieldSeq},
+			gitcommit.FieldPagesPending:     {Type: field.TypeBool, Column: gitcommit.FieldPagesPending},
 		},
 	}
 	graph.Nodes[15] = &sqlgraph.Node{
@@ -4915,6 +4916,11 @@ func (f *GitCommitFilter) WhereCreatedByBindery(p entql.BoolP) {
 // WhereSeq applies the entql int64 predicate on the seq field.
 func (f *GitCommitFilter) WhereSeq(p entql.Int64P) {
 	f.Where(p.Field(gitcommit.FieldSeq))
+}
+
+// WherePagesPending applies the entql bool predicate on the pages_pending field.
+func (f *GitCommitFilter) WherePagesPending(p entql.BoolP) {
+	f.Where(p.Field(gitcommit.FieldPagesPending))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -39,6 +39,8 @@ type GitCommit struct {
 	CreatedByBindery bool `json:"created_by_bindery,omitempty"`
 	// Seq holds the value of the "seq" field.
 	Seq *int64 `json:"seq,omitempty"`
+	// PagesPending holds the value of the "pages_pending" field.
+	PagesPending bool `json:"pages_pending,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the GitCommitQuery when eager-loading is set.
 	Edges        GitCommitEdges `json:"edges"`
@@ -83,7 +85,7 @@ func (*GitCommit) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitcommit.FieldCreatedByBindery:
+		case gitcommit.FieldCreatedByBindery, gitcommit.FieldPagesPending:
 			values[i] = new(sql.NullBool)
 		case gitcommit.FieldSeq:
 			values[i] = new(sql.NullInt64)
@@ -173,6 +175,12 @@ func (_m *GitCommit) assignValues(columns []string, values []any) error {
 				_m.Seq = new(int64)
 				*_m.Seq = value.Int64
 			}
+		case gitcommit.FieldPagesPending:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field pages_pending", values[i])
+			} else if value.Valid {
+				_m.PagesPending = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -250,6 +258,9 @@ func (_m *GitCommit) String() string {
 		builder.WriteString("seq=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("pages_pending=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PagesPending))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -125,6 +125,20 @@ func (_c *GitCommitCreate) SetNillableSeq(v *int64) *GitCommitCreate {
 	return _c
 }
 
+// SetPagesPending sets the "pages_pending" field.
+func (_c *GitCommitCreate) SetPagesPending(v bool) *GitCommitCreate {
+	_c.mutation.SetPagesPending(v)
+	return _c
+}
+
+// SetNillablePagesPending sets the "pages_pending" field if the given value is not nil.
+func (_c *GitCommitCreate) SetNillablePagesPending(v *bool) *GitCommitCreate {
+	if v != nil {
+		_c.SetPagesPending(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *GitCommitCreate) SetID(v string) *GitCommitCreate {
 	_c.mutation.SetID(v)
@@ -208,6 +222,10 @@ func (_c *GitCommitCreate) defaults() error {
 		v := gitcommit.DefaultCreatedByBindery
 		_c.mutation.SetCreatedByBindery(v)
 	}
+	if _, ok := _c.mutation.PagesPending(); !ok {
+		v := gitcommit.DefaultPagesPending
+		_c.mutation.SetPagesPending(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if gitcommit.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized gitcommit.DefaultID (forgotten import ent/runtime?)")
@@ -276,6 +294,9 @@ func (_c *GitCommitCreate) check() error {
 	}
 	if _, ok := _c.mutation.CreatedByBindery(); !ok {
 		return &ValidationError{Name: "created_by_bindery", err: errors.New(`ent: missing required field "GitCommit.created_by_bindery"`)}
+	}
+	if _, ok := _c.mutation.PagesPending(); !ok {
+		return &ValidationError{Name: "pages_pending", err: errors.New(`ent: missing required field "GitCommit.pages_pending"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := gitcommit.IDValidator(v); err != nil {
@@ -355,6 +376,10 @@ func (_c *GitCommitCreate) createSpec() (*GitCommit, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Seq(); ok {
 		_spec.SetField(gitcommit.FieldSeq, field.TypeInt64, value)
 		_node.Seq = &value
+	}
+	if value, ok := _c.mutation.PagesPending(); ok {
+		_spec.SetField(gitcommit.FieldPagesPending, field.TypeBool, value)
+		_node.PagesPending = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -454,6 +479,18 @@ func (u *GitCommitUpsert) UpdateUpdatedAt() *GitCommitUpsert {
 	return u
 }
 
+// SetPagesPending sets the "pages_pending" field.
+func (u *GitCommitUpsert) SetPagesPending(v bool) *GitCommitUpsert {
+	u.Set(gitcommit.FieldPagesPending, v)
+	return u
+}
+
+// UpdatePagesPending sets the "pages_pending" field to the value that was provided on create.
+func (u *GitCommitUpsert) UpdatePagesPending() *GitCommitUpsert {
+	u.SetExcluded(gitcommit.FieldPagesPending)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -540,6 +577,20 @@ func (u *GitCommitUpsertOne) SetUpdatedAt(v time.Time) *GitCommitUpsertOne {
 func (u *GitCommitUpsertOne) UpdateUpdatedAt() *GitCommitUpsertOne {
 	return u.Update(func(s *GitCommitUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetPagesPending sets the "pages_pending" field.
+func (u *GitCommitUpsertOne) SetPagesPending(v bool) *GitCommitUpsertOne {
+	return u.Update(func(s *GitCommitUpsert) {
+		s.SetPagesPending(v)
+	})
+}
+
+// UpdatePagesPending sets the "pages_pending" field to the value that was provided on create.
+func (u *GitCommitUpsertOne) UpdatePagesPending() *GitCommitUpsertOne {
+	return u.Update(func(s *GitCommitUpsert) {
+		s.UpdatePagesPending()
 	})
 }
 
@@ -796,6 +847,20 @@ func (u *GitCommitUpsertBulk) SetUpdatedAt(v time.Time) *GitCommitUpsertBulk {
 func (u *GitCommitUpsertBulk) UpdateUpdatedAt() *GitCommitUpsertBulk {
 	return u.Update(func(s *GitCommitUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetPagesPending sets the "pages_pending" field.
+func (u *GitCommitUpsertBulk) SetPagesPending(v bool) *GitCommitUpsertBulk {
+	return u.Update(func(s *GitCommitUpsert) {
+		s.SetPagesPending(v)
+	})
+}
+
+// UpdatePagesPending sets the "pages_pending" field to the value that was provided on create.
+func (u *GitCommitUpsertBulk) UpdatePagesPending() *GitCommitUpsertBulk {
+	return u.Update(func(s *GitCommitUpsert) {
+		s.UpdatePagesPending()
 	})
 }
 

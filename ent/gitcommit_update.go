@@ -35,6 +35,20 @@ func (_u *GitCommitUpdate) SetUpdatedAt(v time.Time) *GitCommitUpdate {
 	return _u
 }
 
+// SetPagesPending sets the "pages_pending" field.
+func (_u *GitCommitUpdate) SetPagesPending(v bool) *GitCommitUpdate {
+	_u.mutation.SetPagesPending(v)
+	return _u
+}
+
+// SetNillablePagesPending sets the "pages_pending" field if the given value is not nil.
+func (_u *GitCommitUpdate) SetNillablePagesPending(v *bool) *GitCommitUpdate {
+	if v != nil {
+		_u.SetPagesPending(*v)
+	}
+	return _u
+}
+
 // Mutation returns the GitCommitMutation object of the builder.
 func (_u *GitCommitUpdate) Mutation() *GitCommitMutation {
 	return _u.mutation
@@ -117,6 +131,9 @@ func (_u *GitCommitUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.SeqCleared() {
 		_spec.ClearField(gitcommit.FieldSeq, field.TypeInt64)
 	}
+	if value, ok := _u.mutation.PagesPending(); ok {
+		_spec.SetField(gitcommit.FieldPagesPending, field.TypeBool, value)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -142,6 +159,20 @@ type GitCommitUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *GitCommitUpdateOne) SetUpdatedAt(v time.Time) *GitCommitUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
+	return _u
+}
+
+// SetPagesPending sets the "pages_pending" field.
+func (_u *GitCommitUpdateOne) SetPagesPending(v bool) *GitCommitUpdateOne {
+	_u.mutation.SetPagesPending(v)
+	return _u
+}
+
+// SetNillablePagesPending sets the "pages_pending" field if the given value is not nil.
+func (_u *GitCommitUpdateOne) SetNillablePagesPending(v *bool) *GitCommitUpdateOne {
+	if v != nil {
+		_u.SetPagesPending(*v)
+	}
 	return _u
 }
 
@@ -256,6 +287,9 @@ func (_u *GitCommitUpdateOne) sqlSave(ctx context.Context) (_node *GitCommit, er
 	}
 	if _u.mutation.SeqCleared() {
 		_spec.ClearField(gitcommit.FieldSeq, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.PagesPending(); ok {
+		_spec.SetField(gitcommit.FieldPagesPending, field.TypeBool, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &GitCommit{config: _u.config}

@@ -14546,6 +14546,7 @@ type GitCommitMutation struct {
 	created_by_bindery  *bool
 	seq                 *int64
 	addseq              *int64
+	pages_pending       *bool
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
@@ -15054,6 +15055,42 @@ func (m *GitCommitMutation) ResetSeq() {
 	delete(m.clearedFields, gitcommit.FieldSeq)
 }
 
+// SetPagesPending sets the "pages_pending" field.
+func (m *GitCommitMutation) SetPagesPending(b bool) {
+	m.pages_pending = &b
+}
+
+// PagesPending returns the value of the "pages_pending" field in the mutation.
+func (m *GitCommitMutation) PagesPending() (r bool, exists bool) {
+	v := m.pages_pending
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPagesPending returns the old "pages_pending" field's value of the GitCommit entity.
+// If the GitCommit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitCommitMutation) OldPagesPending(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPagesPending is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPagesPending requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPagesPending: %w", err)
+	}
+	return oldValue.PagesPending, nil
+}
+
+// ResetPagesPending resets all changes to the "pages_pending" field.
+func (m *GitCommitMutation) ResetPagesPending() {
+	m.pages_pending = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *GitCommitMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -15142,7 +15179,7 @@ func (m *GitCommitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitCommitMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created_at != nil {
 		fields = append(fields, gitcommit.FieldCreatedAt)
 	}
@@ -15173,6 +15210,9 @@ func (m *GitCommitMutation) Fields() []string {
 	if m.seq != nil {
 		fields = append(fields, gitcommit.FieldSeq)
 	}
+	if m.pages_pending != nil {
+		fields = append(fields, gitcommit.FieldPagesPending)
+	}
 	return fields
 }
 
@@ -15201,6 +15241,8 @@ func (m *GitCommitMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedByBindery()
 	case gitcommit.FieldSeq:
 		return m.Seq()
+	case gitcommit.FieldPagesPending:
+		return m.PagesPending()
 	}
 	return nil, false
 }
@@ -15230,6 +15272,8 @@ func (m *GitCommitMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldCreatedByBindery(ctx)
 	case gitcommit.FieldSeq:
 		return m.OldSeq(ctx)
+	case gitcommit.FieldPagesPending:
+		return m.OldPagesPending(ctx)
 	}
 	return nil, fmt.Errorf("unknown GitCommit field %s", name)
 }
@@ -15308,6 +15352,13 @@ func (m *GitCommitMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSeq(v)
+		return nil
+	case gitcommit.FieldPagesPending:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPagesPending(v)
 		return nil
 	}
 	return fmt.Errorf("unknown GitCommit field %s", name)
@@ -15411,6 +15462,9 @@ func (m *GitCommitMutation) ResetField(name string) error {
 		return nil
 	case gitcommit.FieldSeq:
 		m.ResetSeq()
+		return nil
+	case gitcommit.FieldPagesPending:
+		m.ResetPagesPending()
 		return nil
 	}
 	return fmt.Errorf("unknown GitCommit field %s", name)

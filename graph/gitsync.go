@@ -19,10 +19,11 @@ func (r *Resolver) gitSyncService() *gitsync.Service {
 		AllowLocal: r.GitAllowLocal, Jobs: r.Jobs, SpaceTarget: r.spaceTarget, Revisions: r.revisions, PollInterval: r.GitPoll}
 }
 
-// HandleGitSyncJobs registers the handlers of the syncs of linked spaces with the runner, and of
-// their poll when the server polls.
+// HandleGitSyncJobs registers the handlers of the syncs of linked spaces and of the backfill of
+// their old commits' pages with the runner, and of their poll when the server polls.
 func (r *Resolver) HandleGitSyncJobs(runner *jobs.Runner) {
 	runner.Handle(gitsync.SyncJob, r.gitSyncService().RunSync)
+	runner.Handle(gitsync.BackfillJob, r.gitSyncService().RunBackfill)
 	if r.GitPoll > 0 {
 		runner.Handle(gitsync.PollJob, r.gitSyncService().RunPoll)
 	}
@@ -80,6 +81,15 @@ func (r *Resolver) PageGit(ctx context.Context, p *model.ContentPage) (*gitsync.
 // (RevisionFile.git), nil for none; those of a level's files are read together.
 func (r *Resolver) FileGit(ctx context.Context, f *model.RevisionFile) (*gitsync.Blob, error) {
 	return loader.Get(ctx, r.Client, entryBlobs, f, func(f *model.RevisionFile) entryKey { return entryKey{f.RevisionID, f.ID} })
+}
+
+// ReusableGit is where the file of a reusable content the viewer read is in the git commit of its
+// revision (ReusableContent.git), nil for none; those of a revision's contents are read together.
+func (r *Resolver) ReusableGit(ctx context.Context, c *model.ReusableContent) (*gitsync.Blob, error) {
+	if c.RevisionID == "" {
+		return nil, nil
+	}
+	return loader.Get(ctx, r.Client, entryBlobs, c, func(c *model.ReusableContent) entryKey { return entryKey{c.RevisionID, c.ID} })
 }
 
 // pageGit is a blob as GraphQL answers it, nil for none.

@@ -75,6 +75,11 @@ func (r *mutationResolver) RotateGitSyncWebhookSecret(ctx context.Context, space
 }
 
 // Git is the resolver for the git field.
+func (r *reusableContentResolver) Git(ctx context.Context, obj *model.ReusableContent) (*model.PageGit, error) {
+	return pageGit(r.ReusableGit(ctx, obj))
+}
+
+// Git is the resolver for the git field.
 func (r *revisionResolver) Git(ctx context.Context, obj *ent.Revision) (*model.RevisionGit, error) {
 	c, err := r.RevisionCommit(ctx, obj)
 	if c == nil || err != nil {

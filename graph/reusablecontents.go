@@ -74,7 +74,7 @@ func (r *Resolver) revisionReusableContents(ctx context.Context, rev *ent.Revisi
 	list := t.Reusables()
 	out := make([]*model.ReusableContent, len(list))
 	for i, c := range list {
-		out[i] = &model.ReusableContent{Reusable: c, Tree: t}
+		out[i] = &model.ReusableContent{Reusable: c, Tree: t, RevisionID: rev.ID}
 	}
 	return out, nil
 }
@@ -85,7 +85,7 @@ func (r *Resolver) revisionReusableContent(ctx context.Context, rev *ent.Revisio
 	if err != nil || t.Reusable(id) == nil {
 		return nil, err
 	}
-	return &model.ReusableContent{Reusable: t.Reusable(id), Tree: t}, nil
+	return &model.ReusableContent{Reusable: t.Reusable(id), Tree: t, RevisionID: rev.ID}, nil
 }
 
 // reusableContentMarkdown is a reusable content's stored Markdown.

@@ -129,7 +129,7 @@ type contentView struct {
 	a   *api
 	c   *graph.Content
 	app string // app URL of the revision; its pages' URLs add their path
-	// git is where pages are in the git commit of the revision, by page id (withGit).
+	// git is where pages, files and reusable contents are in the git commit of the revision, by id (withGit).
 	git map[string]gitsync.Blob
 }
 
@@ -164,7 +164,7 @@ func (v contentView) revision(ctx context.Context) (Revision, error) {
 	rev := v.c.Revision
 	w := Revision{
 		Object: "revision", ID: rev.ID, Type: wireTypes[rev.Type], Parents: rev.Parents,
-		Pages: v.pages("", ""), Files: files, ReusableContents: reusableContentsWire(v.c.Tree), Tags: []struct{}{},
+		Pages: v.pages("", ""), Files: files, ReusableContents: v.reusableContents(), Tags: []struct{}{},
 		CreatedAt: rev.CreatedAt, URLs: appURL{App: v.app},
 	}
 	if rev.Type == revision.TypeMerge {

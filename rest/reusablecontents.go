@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -12,27 +13,28 @@ import (
 // RevisionReusableContent is the wire shape of a reusable content: its document is the id of its
 // body's document (getDocumentById, getReusableContentDocumentInRevisionById), absent when empty.
 type RevisionReusableContent struct {
-	ID       string `json:"id"`
-	Title    string `json:"title"`
-	Document string `json:"document,omitempty"`
+	ID       string       `json:"id"`
+	Title    string       `json:"title"`
+	Document string       `json:"document,omitempty"`
+	Git      *gitSyncBlob `json:"git,omitempty" doc:"Where the reusable content's file (.gitbook/includes) is in the git commit of its revision (Git Sync); absent for none, or with metadata=false."`
 }
 
-func reusableContentWire(c *tree.Reusable) RevisionReusableContent {
-	return RevisionReusableContent{ID: c.ID, Title: c.Title, Document: c.Body}
+func (v contentView) reusableContent(c *tree.Reusable) RevisionReusableContent {
+	return RevisionReusableContent{ID: c.ID, Title: c.Title, Document: c.Body, Git: v.blob(c.ID)}
 }
 
-// reusableContentsWire is a revision's reusable contents, by title then id.
-func reusableContentsWire(t *tree.Tree) []RevisionReusableContent {
-	list := t.Reusables()
+// reusableContents is the revision's reusable contents, by title then id.
+func (v contentView) reusableContents() []RevisionReusableContent {
+	list := v.c.Tree.Reusables()
 	out := make([]RevisionReusableContent, len(list))
 	for i, c := range list {
-		out[i] = reusableContentWire(c)
+		out[i] = v.reusableContent(c)
 	}
 	return out
 }
 
 // getReusableContent answers getReusableContentById, getReusableContentInChangeRequestById and
-// getReusableContentInRevisionById.
+// getReusableContentInRevisionById, with its git blob unless metadata=false.
 func (a *api) getReusableContent(of contentOf) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := readContent(r, of)
@@ -40,11 +42,10 @@ func (a *api) getReusableContent(of contentOf) http.HandlerFunc {
 		if err == nil {
 			rc, err = c.ReusableContent(chi.URLParam(r, "reusableContentId"))
 		}
-		var out RevisionReusableContent
-		if err == nil {
-			out = reusableContentWire(rc)
-		}
-		respond(w, r, http.StatusOK, out, err)
+		respondWith(w, r, http.StatusOK, rc, err, func(ctx context.Context, rc *tree.Reusable) (RevisionReusableContent, error) {
+			v, err := a.contentView(c).withGit(ctx, r, []string{rc.ID})
+			return v.reusableContent(rc), err
+		})
 	}
 }
 

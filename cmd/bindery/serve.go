@@ -144,6 +144,10 @@ func serve(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	// Commits synced before pages had git blobs get them from a job per space (decision 584).
+	if err := gitsync.ScheduleBackfills(ctx, st.Client, time.Now()); err != nil {
+		return err
+	}
 	// Recorded events are handed to webhooks by a job that looks every second (internal/webhooks).
 	if err := webhooks.EnsureDispatcher(ctx, st.Client, time.Now()); err != nil {
 		return err

@@ -35,6 +35,8 @@ const (
 	FieldCreatedByBindery = "created_by_bindery"
 	// FieldSeq holds the string denoting the seq field in the database.
 	FieldSeq = "seq"
+	// FieldPagesPending holds the string denoting the pages_pending field in the database.
+	FieldPagesPending = "pages_pending"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
@@ -70,6 +72,7 @@ var Columns = []string{
 	FieldRef,
 	FieldCreatedByBindery,
 	FieldSeq,
+	FieldPagesPending,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -112,6 +115,8 @@ var (
 	RefValidator func(string) error
 	// DefaultCreatedByBindery holds the default value on creation for the "created_by_bindery" field.
 	DefaultCreatedByBindery bool
+	// DefaultPagesPending holds the default value on creation for the "pages_pending" field.
+	DefaultPagesPending bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -174,6 +179,11 @@ func ByCreatedByBindery(opts ...sql.OrderTermOption) OrderOption {
 // BySeq orders the results by the seq field.
 func BySeq(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSeq, opts...).ToFunc()
+}
+
+// ByPagesPending orders the results by the pages_pending field.
+func ByPagesPending(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPagesPending, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

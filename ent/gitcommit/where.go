@@ -115,6 +115,11 @@ func Seq(v int64) predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldEQ(FieldSeq, v))
 }
 
+// PagesPending applies equality check predicate on the "pages_pending" field. It's identical to PagesPendingEQ.
+func PagesPending(v bool) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldEQ(FieldPagesPending, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldEQ(FieldCreatedAt, v))
@@ -643,6 +648,16 @@ func SeqIsNil() predicate.GitCommit {
 // SeqNotNil applies the NotNil predicate on the "seq" field.
 func SeqNotNil() predicate.GitCommit {
 	return predicate.GitCommit(sql.FieldNotNull(FieldSeq))
+}
+
+// PagesPendingEQ applies the EQ predicate on the "pages_pending" field.
+func PagesPendingEQ(v bool) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldEQ(FieldPagesPending, v))
+}
+
+// PagesPendingNEQ applies the NEQ predicate on the "pages_pending" field.
+func PagesPendingNEQ(v bool) predicate.GitCommit {
+	return predicate.GitCommit(sql.FieldNEQ(FieldPagesPending, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

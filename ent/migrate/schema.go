@@ -726,6 +726,7 @@ var (
 		{Name: "ref", Type: field.TypeString, Size: 300},
 		{Name: "created_by_bindery", Type: field.TypeBool, Default: false},
 		{Name: "seq", Type: field.TypeInt64, Nullable: true},
+		{Name: "pages_pending", Type: field.TypeBool, Default: false},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
 	}
@@ -737,13 +738,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_commits_organizations_organization",
-				Columns:    []*schema.Column{GitCommitsColumns[9]},
+				Columns:    []*schema.Column{GitCommitsColumns[10]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_commits_spaces_space",
-				Columns:    []*schema.Column{GitCommitsColumns[10]},
+				Columns:    []*schema.Column{GitCommitsColumns[11]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -752,7 +753,7 @@ var (
 			{
 				Name:    "gitcommit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitCommitsColumns[9]},
+				Columns: []*schema.Column{GitCommitsColumns[10]},
 			},
 			{
 				Name:    "gitcommit_revision_id",
@@ -762,7 +763,12 @@ var (
 			{
 				Name:    "gitcommit_space_id_seq",
 				Unique:  false,
-				Columns: []*schema.Column{GitCommitsColumns[10], GitCommitsColumns[8]},
+				Columns: []*schema.Column{GitCommitsColumns[11], GitCommitsColumns[8]},
+			},
+			{
+				Name:    "gitcommit_pages_pending_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{GitCommitsColumns[9], GitCommitsColumns[11]},
 			},
 		},
 	}

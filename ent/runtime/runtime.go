@@ -1231,6 +1231,10 @@ func init() {
 	gitcommitDescCreatedByBindery := gitcommitFields[5].Descriptor()
 	// gitcommit.DefaultCreatedByBindery holds the default value on creation for the created_by_bindery field.
 	gitcommit.DefaultCreatedByBindery = gitcommitDescCreatedByBindery.Default.(bool)
+	// gitcommitDescPagesPending is the schema descriptor for pages_pending field.
+	gitcommitDescPagesPending := gitcommitFields[7].Descriptor()
+	// gitcommit.DefaultPagesPending holds the default value on creation for the pages_pending field.
+	gitcommit.DefaultPagesPending = gitcommitDescPagesPending.Default.(bool)
 	// gitcommitDescID is the schema descriptor for id field.
 	gitcommitDescID := gitcommitMixinFields0[0].Descriptor()
 	// gitcommit.DefaultID holds the default value on creation for the id field.

@@ -30,6 +30,10 @@ func (GitCommit) Fields() []ent.Field {
 		// seq numbers the space's synced commits in the order they were recorded (its pages'
 		// GitPage runs count in it); null on a row written before pages had their git blobs.
 		field.Int64("seq").Optional().Nillable().Immutable(),
+		// pages_pending says that where the revision's pages are in the commit is not recorded
+		// yet: a commit synced before pages had git blobs, which the backfill job reads
+		// (gitsync.RunBackfill, decision 584). Its revision reads as synced once it is false.
+		field.Bool("pages_pending").Default(false),
 	}
 }
 
@@ -43,7 +47,7 @@ func (GitCommit) Edges() []ent.Edge {
 
 // Indexes of GitCommit: one commit per revision.
 func (GitCommit) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("revision_id").Unique(), index.Fields("space_id", "seq")}
+	return []ent.Index{index.Fields("revision_id").Unique(), index.Fields("space_id", "seq"), index.Fields("pages_pending", "space_id")}
 }
 
 // Policy of GitCommit: whoever may read a space reads the commits of its revisions; the sync

@@ -1058,6 +1058,7 @@ type ComplexityRoot struct {
 		CreatedAt  func(childComplexity int) int
 		Document   func(childComplexity int, dereferenced *bool) int
 		DocumentID func(childComplexity int) int
+		Git        func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Markdown   func(childComplexity int) int
 		Title      func(childComplexity int) int
@@ -2045,6 +2046,7 @@ type ReactionUserResolver interface {
 type ReusableContentResolver interface {
 	Markdown(ctx context.Context, obj *model.ReusableContent) (string, error)
 	Document(ctx context.Context, obj *model.ReusableContent, dereferenced *bool) (any, error)
+	Git(ctx context.Context, obj *model.ReusableContent) (*model.PageGit, error)
 }
 type RevisionResolver interface {
 	Type(ctx context.Context, obj *ent.Revision) (string, error)
@@ -6971,6 +6973,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReusableContent.DocumentID(childComplexity), true
+	case "ReusableContent.git":
+		if e.ComplexityRoot.ReusableContent.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Git(childComplexity), true
 	case "ReusableContent.id":
 		if e.ComplexityRoot.ReusableContent.ID == nil {
 			break
@@ -11011,7 +11019,12 @@ extend type RevisionFile {
   git: PageGit
 }
 
-"A page's Markdown file, or a file's asset, in a git commit (the reference's GitSyncBlob)."
+extend type ReusableContent {
+  "Where the reusable content's file (.gitbook/includes) is in the git commit its revision was exported to or imported from (Git Sync); null for a revision without a commit."
+  git: PageGit
+}
+
+"A page's Markdown file, a file's asset or a reusable content's file in a git commit (the reference's GitSyncBlob)."
 type PageGit {
   "The hash of the file's blob, as git hash-object gives it."
   oid: String!
@@ -15159,6 +15172,8 @@ func (ec *executionContext) childFields_ReusableContent(ctx context.Context, fie
 		return ec.fieldContext_ReusableContent_markdown(ctx, field)
 	case "document":
 		return ec.fieldContext_ReusableContent_document(ctx, field)
+	case "git":
+		return ec.fieldContext_ReusableContent_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReusableContent", field.Name)
 }
@@ -41389,6 +41404,38 @@ func (ec *executionContext) fieldContext_ReusableContent_document(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _ReusableContent_git(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReusableContent().Git(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageGit) graphql.Marshaler {
+			return ec.marshalOPageGit2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageGit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReusableContent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageGit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -64412,6 +64459,12 @@ func (ec *executionContext) _ReusableContent(ctx context.Context, sel ast.Select
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ReusableContent_document(ctx, field, obj)
+				})
+		case "git":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ReusableContent_git(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))

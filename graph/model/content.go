@@ -26,7 +26,8 @@ func (p *ContentPage) ConditionOrNull() *string {
 // contents it places in turn are read from it).
 type ReusableContent struct {
 	*tree.Reusable
-	Tree *tree.Tree
+	Tree       *tree.Tree
+	RevisionID string // the revision it was read from (ReusableContent.git)
 }
 
 // DocumentID is the id of its document, the hash of its body; nil when it is empty.

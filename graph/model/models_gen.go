@@ -804,7 +804,7 @@ type OrganizationPermissions struct {
 	InstallIntegration bool `json:"installIntegration"`
 }
 
-// A page's Markdown file, or a file's asset, in a git commit (the reference's GitSyncBlob).
+// A page's Markdown file, a file's asset or a reusable content's file in a git commit (the reference's GitSyncBlob).
 type PageGit struct {
 	// The hash of the file's blob, as git hash-object gives it.
 	Oid string `json:"oid"`

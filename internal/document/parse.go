@@ -550,7 +550,7 @@ func (c converter) tag(n *tagBlock) []*Node {
 			return c.a.one(c.a.block("file", map[string]any{"ref": ref}, nil))
 		}
 	case "include":
-		if id, ok := includedID(n.attrs.get("src")); ok {
+		if id, ok := IncludedID(n.attrs.get("src")); ok {
 			return c.a.one(ReusableBlock(id))
 		}
 	}

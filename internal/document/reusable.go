@@ -35,8 +35,8 @@ func includeMarkdown(n *Node) string {
 	return fmt.Sprintf(`{%% include "%s" %%}`, IncludePath(ReusableID(n)))
 }
 
-// includedID is the id an include tag's path names, ok false for a path that names none by id.
-func includedID(path string) (string, bool) {
+// IncludedID is the id an include tag's path names, ok false for a path that names none by id.
+func IncludedID(path string) (string, bool) {
 	escaped, ok := strings.CutPrefix(path, reusablePrefix)
 	if !ok || escaped == "" || strings.Contains(escaped, "/") {
 		return "", false

@@ -3,6 +3,7 @@ package gitsync
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"unicode/utf8"
 
@@ -75,7 +76,11 @@ func (svc *Service) importStandalone(ctx context.Context, s *ent.Space, r Remote
 			return err
 		}
 		link := &ent.GitSync{SpaceID: s.ID, OrganizationID: s.OrganizationID, URL: r.URL, Branch: r.Branch}
-		entry := syncEntry(audit.GitSyncImported, link, snap.Commit, rev.ID, map[string]any{"standalone": true})
+		more := map[string]any{"standalone": true}
+		if len(laid.Warnings) > 0 {
+			more["warnings"] = laid.Warnings
+		}
+		entry := syncEntry(audit.GitSyncImported, link, snap.Commit, rev.ID, more)
 		if err := audit.Record(ctx, tx.Client(), entry); err != nil {
 			return err
 		}
@@ -123,7 +128,7 @@ func (svc *Service) importHead(ctx, sys context.Context, j *jobs.Job, g *ent.Git
 	}
 	forced := !snap.Follows
 	o := outcome{direction: gitsync.OperationDirectionImport, commit: snap.Commit, message: snap.Message,
-		pages: pageBlobs(laid.Paths, snap.Blobs)}
+		pages: pageBlobs(laid.Paths, snap.Blobs), warnings: laid.Warnings}
 	var cr *ent.ChangeRequest
 	err = txn.Run(sys, svc.Client, func(tx *ent.Tx) error {
 		if err := j.Hold(sys, tx); err != nil {
@@ -349,6 +354,10 @@ func (svc *Service) lay(ctx context.Context, baseID, root string, snap *Snapshot
 		space.Known[id] = b.Path
 	}
 	laid, err := format.Import(space, uploads(snap.Files), env)
+	if err == nil && len(laid.Warnings) > 0 {
+		slog.WarnContext(ctx, "gitsync: the import left parts of the repository as they are", "revision", baseID,
+			"commit", snap.Commit, "warnings", laid.Warnings)
+	}
 	return base, laid, err
 }
 

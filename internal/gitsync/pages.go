@@ -111,9 +111,10 @@ func HasPages(ctx context.Context, client *ent.Client, revisionID string) (bool,
 	return c != nil, err
 }
 
-// syncedCommit is the commit a revision went with, its pages recorded (seq); nil for none.
+// syncedCommit is the commit a revision went with, its pages recorded (numbered, and not
+// pending: decision 584); nil for none.
 func syncedCommit(ctx context.Context, client *ent.Client, revisionID string) (*ent.GitCommit, error) {
-	c, err := client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID), gitcommit.SeqNotNil()).
+	c, err := client.GitCommit.Query().Where(gitcommit.RevisionID(revisionID), gitcommit.SeqNotNil(), gitcommit.PagesPending(false)).
 		Select(gitcommit.FieldSpaceID, gitcommit.FieldSeq).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, nil

@@ -187,7 +187,7 @@ type Changes struct {
 	Files   []File   // written
 	Removed []string // removed (those the head lacks are skipped)
 	// Whole says Files are a whole export: the files of the export's kinds (the root folder's
-	// Markdown files, .gitbook/assets, .gitbook.yaml) that it lacks are removed too; files of other
+	// Markdown files, .gitbook/assets, .gitbook/includes, .gitbook.yaml) that it lacks are removed too; files of other
 	// kinds (code, CI configuration) stay.
 	Whole bool
 }
@@ -461,7 +461,7 @@ func remoteError(what string, r Remote, err error) error {
 }
 
 // owned reports whether a path of the repository is of the kinds an export of the root folder
-// writes: .gitbook.yaml, the root folder's Markdown files and assets.
+// writes: .gitbook.yaml, the root folder's Markdown files, assets and reusable contents.
 func owned(root, p string) bool {
 	if p == format.Config {
 		return true
@@ -473,6 +473,6 @@ func owned(root, p string) bool {
 			return false
 		}
 	}
-	return strings.HasPrefix(rel, format.AssetsDir+"/") ||
+	return strings.HasPrefix(rel, format.AssetsDir+"/") || strings.HasPrefix(rel, format.IncludesDir+"/") ||
 		strings.EqualFold(path.Ext(rel), ".md") && !strings.HasPrefix(rel, ".")
 }

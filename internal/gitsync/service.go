@@ -396,6 +396,8 @@ type outcome struct {
 	unmet   []string
 	// pages are where the revision's pages are in the commit, by page id.
 	pages map[string]Blob
+	// warnings say what an import left as it is (format.Imported.Warnings).
+	warnings []string
 }
 
 // recordOutcome writes how an operation ended, holding the job's lease.
@@ -440,6 +442,9 @@ func (svc *Service) writeOutcome(ctx context.Context, tx *ent.Tx, g *ent.GitSync
 		}
 		if len(o.unmet) > 0 {
 			more["unmetMergeRules"] = o.unmet
+		}
+		if len(o.warnings) > 0 {
+			more["warnings"] = o.warnings
 		}
 	}
 	if err := audit.Record(ctx, tx.Client(), syncEntry(action, g, o.commit, o.revision, more)); err != nil {
@@ -578,8 +583,12 @@ func (svc *Service) delta(ctx context.Context, rev *ent.Revision, t *tree.Tree, 
 	}
 	var hashes []string
 	for _, key := range changed {
-		if e, ok := t.Entry(key); ok && e.Page != nil && e.Page.Body != "" {
+		e, ok := t.Entry(key)
+		switch {
+		case ok && e.Page != nil && e.Page.Body != "":
 			hashes = append(hashes, e.Page.Body)
+		case ok && e.Reusable != nil && e.Reusable.Body != "":
+			hashes = append(hashes, e.Reusable.Body)
 		}
 	}
 	bodies, err := svc.Contents.Bodies(ctx, hashes)
@@ -616,7 +625,7 @@ func (svc *Service) entryFiles(ctx context.Context, t *tree.Tree, entries []form
 	return files, nil
 }
 
-// bodiesOf is the Markdown of the tree's pages by body hash.
+// bodiesOf is the Markdown of the tree's pages and reusable contents by body hash.
 func (svc *Service) bodiesOf(ctx context.Context, t *tree.Tree) (map[string]string, error) {
 	var hashes []string
 	t.Walk(func(p *tree.Page, _ string) {
@@ -624,6 +633,11 @@ func (svc *Service) bodiesOf(ctx context.Context, t *tree.Tree) (map[string]stri
 			hashes = append(hashes, p.Body)
 		}
 	})
+	for _, r := range t.Reusables() {
+		if r.Body != "" {
+			hashes = append(hashes, r.Body)
+		}
+	}
 	return svc.Contents.Bodies(ctx, hashes)
 }
 

@@ -68,3 +68,22 @@ func numberSpaceCommits(ctx context.Context, db entsql.ExecQuerier, space string
 	}
 	return nil
 }
+
+// markGitPagesPending marks the numbered commits whose pages were never recorded as pending
+// (git_commits.pages_pending), for the backfill job to read them (decision 584): those numbered
+// below the first run of their space's pages, or of a space without runs. A commit recorded
+// since decision 537 starts runs at its number for every page its revision has, so only the
+// commits numbered by numberGitCommits (and a space's commits of no page, which the backfill
+// then finds none for) are below them. Run again, it marks only commits the backfill found no
+// pages in (it reads them once more).
+func markGitPagesPending(ctx context.Context, writer dialect.Driver) error {
+	return inTx(ctx, writer, func(db entsql.ExecQuerier) error {
+		_, err := db.ExecContext(ctx, `UPDATE git_commits SET pages_pending = true
+			WHERE seq IS NOT NULL AND NOT pages_pending
+			AND seq < COALESCE((SELECT min(p.from_seq) FROM git_pages p WHERE p.space_id = git_commits.space_id), seq + 1)`)
+		if err != nil {
+			return fmt.Errorf("mark the git commits whose pages are not recorded: %w", err)
+		}
+		return nil
+	})
+}

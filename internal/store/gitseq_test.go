@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 // TestMigrationNumbersGitCommits: git commits recorded before they were numbered (seq null) get
 // the first numbers of their space in the order they were recorded; the space's numbered commits
 // and its pages' runs move up by as many, so the pages' git of a numbered revision reads as
-// before; another space's commits keep their numbers; migrating again changes nothing.
+// before; another space's commits keep their numbers; the commits numbered are marked for the
+// backfill of their pages, the others not; migrating again changes nothing.
 func TestMigrationNumbersGitCommits(t *testing.T) {
 	ctx := context.Background()
 	sys := accounts.System(ctx)
@@ -95,6 +97,16 @@ func TestMigrationNumbersGitCommits(t *testing.T) {
 		}
 		if n := st.Client.GitPage.Query().Where(gitpage.SpaceID(old.ID), gitpage.FromSeqLTE(3)).CountX(sys); n != 0 {
 			t.Fatalf("%d runs of the old space start within the unnumbered commits", n)
+		}
+		// The commits numbered by the migration wait for the backfill (decision 584); the others
+		// had their pages recorded.
+		for _, c := range st.Client.GitCommit.Query().AllX(sys) {
+			if want := strings.HasPrefix(c.RevisionID, "r-") && *c.Seq <= 3; c.PagesPending != want {
+				t.Fatalf("%s: pages pending %v", c.RevisionID, c.PagesPending)
+			}
+		}
+		if ok, err := gitsync.HasPages(sys, st.Client, "r-third"); ok || err != nil {
+			t.Fatalf("a pending commit reads as synced: %v %v", ok, err)
 		}
 		if n := st.Client.GitCommit.Query().Where(gitcommit.SeqIsNil()).CountX(sys); n != 0 {
 			t.Fatalf("%d commits without a number", n)

@@ -31,10 +31,10 @@ import (
 const SchemaTable = "bindery_schema"
 
 // dataMigrations counts the steps of migrateAll that ent's tables and the raw statements do not
-// describe: rows changed (rule.ResolveAllLevels, numberGitCommits) and SQLite's events table
+// describe: rows changed (rule.ResolveAllLevels, numberGitCommits, markGitPagesPending) and SQLite's events table
 // shaped apart (eventsByRow, decision 562). Raise it when one is added or changed, so that
 // databases migrated before run it.
-const dataMigrations = 2
+const dataMigrations = 3
 
 // migrateSchema migrates the database unless its stored fingerprint is this version's
 // (Fingerprint): then the schema is already what this version creates, and starting costs one
@@ -76,7 +76,8 @@ func migrateSchema(ctx context.Context, drv dialect.Driver) error {
 // migrateAll runs ent's migration (dropping indexes of its tables it no longer declares; on
 // SQLite the events table without AUTOINCREMENT and index, eventsByRow; events keyed by text or
 // with AUTOINCREMENT set aside before it and moved back after it, moveEventsBack; git commits
-// recorded without a number numbered, numberGitCommits), then
+// recorded without a number numbered, numberGitCommits, and those whose pages were never
+// recorded marked for the backfill, markGitPagesPending), then
 // the search index's and the rate limit counters' through db, then resolves the levels of content
 // written before resolved levels were stored (rule.ResolveAllLevels), and last stores the
 // fingerprint: a migration cut short runs again.
@@ -98,6 +99,9 @@ func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerie
 		return err
 	}
 	if err := numberGitCommits(ctx, writer); err != nil {
+		return err
+	}
+	if err := markGitPagesPending(ctx, writer); err != nil {
 		return err
 	}
 	if err := migrateRaw(ctx, db, postgres); err != nil {

@@ -250,3 +250,20 @@ func isPlainSafe(v string) bool {
 	}
 	return true
 }
+
+// ReusableFile is a reusable content as GitBook writes it in a repository
+// (.gitbook/includes/<name>.md): a front matter block with its title, then its body.
+func ReusableFile(title, body string) string {
+	return renderFrontMatter([]field{{"title", title}}) + "\n" + body
+}
+
+// ParseReusableFile reads a reusable content's file (ReusableFile): its front matter's title ("" for
+// none) and the body after it, a blank line that follows the front matter left out.
+func ParseReusableFile(src string) (title, body string) {
+	fields, body, ok := splitFrontMatter(src)
+	if !ok {
+		return "", src
+	}
+	body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
+	return strings.TrimSpace(fields["title"]), body
+}

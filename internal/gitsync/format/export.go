@@ -23,6 +23,8 @@ const (
 	Summary   = "SUMMARY.md"
 	Config    = ".gitbook.yaml" // at the top of the repository, whatever the root
 	AssetsDir = ".gitbook/assets"
+	// IncludesDir holds the reusable contents, one Markdown file each, as GitBook writes them.
+	IncludesDir = ".gitbook/includes"
 )
 
 // Space is the content to lay out.
@@ -47,12 +49,16 @@ type Entry struct {
 	Data []byte // the bytes, nil for a file of the space
 	File string // the id of the space's file whose bytes this is; "" for another entry
 	Page string // the id of the page whose Markdown this is; "" for another entry
+	// Reusable is the id of the reusable content whose file this is; "" for another entry.
+	Reusable string
 }
 
 // Layout is where the pages and files went, paths from the top of the repository.
 type Layout struct {
 	Pages map[string]string // page id → its Markdown file (a group has none)
 	Files map[string]string // file id → its asset
+	// Reusables are the reusable contents' files under .gitbook/includes: id → path.
+	Reusables map[string]string
 }
 
 // Export lays the space out: its entries sorted by path, and where each page and file went.
@@ -70,16 +76,21 @@ func Export(s Space) ([]Entry, Layout) {
 	for id, at := range l.Files {
 		entries = append(entries, Entry{Path: at, File: id})
 	}
+	for _, r := range s.Tree.Reusables() {
+		entries = append(entries, Entry{Path: l.Reusables[r.ID], Reusable: r.ID, Data: []byte(l.reusableMarkdown(r, s.Bodies[r.Body]))})
+	}
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	return entries, l.Layout
 }
 
-// Paths is where Export puts the tree's pages and files (a group has no file): page id → its
-// Markdown file, file id → its asset, from the top of the repository. It reads no body.
+// Paths is where Export puts the tree's pages, files and reusable contents (a group has no
+// file): page id → its Markdown file, file id → its asset, reusable content id → its file under
+// .gitbook/includes, from the top of the repository. It reads no body.
 func Paths(t *tree.Tree, root string) map[string]string {
 	l := newLayout(t, root)
 	out := maps.Clone(l.Pages)
 	maps.Copy(out, l.Files)
+	maps.Copy(out, l.Reusables)
 	return out
 }
 
@@ -88,14 +99,21 @@ func Paths(t *tree.Tree, root string) map[string]string {
 // their paths relative to the page's file. A link to a page or file the space does not have is
 // replaced by its text, as a reader's page has it; a block naming one is kept as it is.
 func (l *layout) pageMarkdown(p *tree.Page, body string) string {
-	from := l.Pages[p.ID]
+	body = l.repositoryBody(l.Pages[p.ID], body)
+	return markdown.Render(markdown.Parsed{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body})
+}
+
+// repositoryBody is a stored body as the file at from has it: its links to pages and files, its
+// GitBook blocks' (content-refs, files, figures) and its include tags rewritten to their paths
+// relative to the file (decision 583).
+func (l *layout) repositoryBody(from, body string) string {
 	target := func(dest string) (string, bool) { return l.linkTarget(from, dest) }
 	body = markdown.RewriteBlockRefs(markdown.ForReader(body, target), target)
-	body = contentRefLink.ReplaceAllStringFunc(body, func(block string) string {
+	body = markdown.RewriteIncludes(body, func(src string) (string, bool) { return l.includeTarget(from, src) })
+	return contentRefLink.ReplaceAllStringFunc(body, func(block string) string {
 		m := contentRefLink.FindStringSubmatch(block)
 		return m[1] + "[" + markdown.EscapeLinkText(m[2]) + "](" + m[2] + ")"
 	})
-	return markdown.Render(markdown.Parsed{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body})
 }
 
 // contentRefLink is a content-ref block's first line and the link under it, which GitBook writes
@@ -110,7 +128,8 @@ var contentRefLink = regexp.MustCompile(`(?m)^(\{%\s*content-ref\s+url="([^"]*)"
 // it change too, and only Export, reading every page, finds them.
 func Delta(before, after Space, changed []string) (entries []Entry, ok bool) {
 	lb, la := newLayout(before.Tree, before.Root), newLayout(after.Tree, after.Root)
-	if !maps.Equal(lb.Pages, la.Pages) || !maps.Equal(lb.Files, la.Files) || !maps.Equal(lb.groups, la.groups) {
+	if !maps.Equal(lb.Pages, la.Pages) || !maps.Equal(lb.Files, la.Files) || !maps.Equal(lb.groups, la.groups) ||
+		!maps.Equal(lb.Reusables, la.Reusables) {
 		return nil, false
 	}
 	if c := config(la, after.Redirects); !bytes.Equal(c, config(lb, before.Redirects)) {
@@ -127,6 +146,9 @@ func Delta(before, after Space, changed []string) (entries []Entry, ok bool) {
 			entries = append(entries, Entry{Path: la.Pages[e.Page.ID], Page: e.Page.ID, Data: []byte(la.pageMarkdown(e.Page, after.Bodies[e.Page.Body]))})
 		case e.File != nil:
 			entries = append(entries, Entry{Path: la.Files[e.File.ID], File: e.File.ID})
+		case e.Reusable != nil:
+			entries = append(entries, Entry{Path: la.Reusables[e.Reusable.ID], Reusable: e.Reusable.ID,
+				Data: []byte(la.reusableMarkdown(e.Reusable, after.Bodies[e.Reusable.Body]))})
 		}
 	}
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/content/importer"
@@ -28,8 +29,12 @@ type Imported struct {
 	Bodies  map[string]string // the page bodies it adds, by hash
 	Blobs   []edit.Blob       // the bytes of the files it adds
 	// Paths are the Markdown files the pages were read from (or are at: a page read again keeps
-	// its file) and the assets of the files, id → path from the top of the repository.
+	// its file), the assets of the files and the files of the reusable contents, id → path from
+	// the top of the repository.
 	Paths map[string]string
+	// Warnings say what of the repository was left as it is, and why (an include tag naming no
+	// reusable content's file), one line each.
+	Warnings []string
 }
 
 // Import reads a repository's files (paths from its top; those outside base.Root are left out)
@@ -38,10 +43,11 @@ type Imported struct {
 // export gives it, a group at its folder, keeps its id, so links, comments and history follow
 // it; a page no path matched takes the id of a base page no path matched of the same type and
 // slug, else title, when only one has it (a page moved in a repository not in Bindery's layout).
-// One whose file is byte for byte base's export stays as it is. Pages and files the repository does not have are removed (and files no page shows that the
-// base did not have, as every import leaves them out); reusable contents stay. So the
-// import of base's own export changes nothing, and a commit that changes one file changes one
-// page.
+// One whose file is byte for byte base's export stays as it is. Pages and files the repository
+// does not have are removed (and files no page shows that the base did not have, as every import
+// leaves them out). Reusable contents are the files of .gitbook/includes (readReusables), and
+// include tags that name them name them by id. So the import of base's own export changes
+// nothing, and a commit that changes one file changes one page.
 func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error) {
 	files = underRoot(files, base.Root)
 	site, err := importer.FromFiles(files, MaxFiles, MaxBytes)
@@ -55,7 +61,7 @@ func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error
 	if err != nil {
 		return nil, err
 	}
-	m := newMatch(base, o.Outcome, o.Sources, files)
+	m := newMatch(base, o.Outcome, o.Sources, files, env)
 	return m.result(), nil
 }
 
@@ -80,11 +86,19 @@ type match struct {
 	ids    map[string]string // fresh id → base id
 	bodies map[string]string
 	paths  map[string]string // fresh page or file id → the file it was read from, from the top of the repository
+	// src is the file a fresh page was read from; srcPage and srcFile the fresh pages and files
+	// by the file they were read from (paths relative to the root folder).
+	src, srcPage, srcFile map[string]string
+	includes              map[string]string // a reusable content's file (relative to the root folder) → its id
+	reusables             []*tree.Reusable
+	now                   time.Time
+	warnings              []string
 }
 
-func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload) *match {
+func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, files []importer.Upload, env edit.Env) *match {
 	m := &match{base: base, fresh: fresh, lb: newLayout(base.Tree, ""), data: make(map[string][]byte, len(files)),
-		ids: map[string]string{}, bodies: map[string]string{}, paths: map[string]string{}}
+		ids: map[string]string{}, bodies: map[string]string{}, paths: map[string]string{}, now: env.Now,
+		src: map[string]string{}, srcPage: map[string]string{}, srcFile: map[string]string{}, includes: map[string]string{}}
 	for _, f := range files {
 		m.data[f.Path] = f.Data
 	}
@@ -111,7 +125,9 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 		case fresh.Tree.Page(id) != nil && src.Scheme == "file":
 			m.pair(id, at["page:"+p])
 			m.paths[id] = path.Join(base.Root, p)
+			m.src[id], m.srcPage[p] = p, id
 		case fresh.Tree.File(id) != nil:
+			m.srcFile[p] = id
 			if b := at["file:"+p]; b != "" && base.Tree.File(b) != nil {
 				m.ids[id] = b
 			}
@@ -122,6 +138,7 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 		m.pair(id, at["group:"+p])
 	}
 	m.pairRest()
+	m.readReusables(env.NewID)
 	return m
 }
 
@@ -219,10 +236,14 @@ func (m *match) result() *Imported {
 			}
 		}
 	}
-	for _, r := range m.base.Tree.Reusables() {
+	for _, r := range m.reusables {
 		entries = append(entries, tree.Entry{Reusable: r})
 	}
+	for p, id := range m.includes {
+		out.Paths[id] = path.Join(m.base.Root, p)
+	}
 	out.Tree = tree.New(entries)
+	out.Warnings = m.warnings
 	out.Changed = changedKeys(m.base.Tree, out.Tree)
 	return out
 }
@@ -241,7 +262,7 @@ func (m *match) page(q *tree.Page) *tree.Page {
 	c := *q
 	c.ID, c.Parent = id, m.id(q.Parent)
 	if q.Body != "" {
-		body := markdown.RenameIDs(m.fresh.Bodies[q.Body], m.ids)
+		body := m.includeIDs(m.src[q.ID], markdown.RenameIDs(m.fresh.Bodies[q.Body], m.ids))
 		c.Body = tree.Hash([]byte(body))
 		m.bodies[c.Body] = body
 	}
@@ -336,7 +357,8 @@ func sameEntry(a, b tree.Entry) bool {
 }
 
 // Reimport lays a commit over base when it changes only files base's export has — pages'
-// Markdown files and files' assets — and not SUMMARY.md or .gitbook.yaml: changed are the files
+// Markdown files and files' assets — and not SUMMARY.md, .gitbook.yaml or a reusable content's
+// file: changed are the files
 // that differ from the commit base mirrors (paths from the top of the repository; a removed
 // one has nil data). Each changed page is read again (importer.Reread: its title the one
 // SUMMARY.md gives it, which is the base's, its links resolved by base's layout) and each
@@ -360,6 +382,8 @@ func Reimport(base Space, changed []importer.Upload, env edit.Env) (*Imported, b
 		id, page := pageAt[f.Path]
 		fileID, file := fileAt[f.Path]
 		switch {
+		case isInclude(f.Path): // a reusable content: Import reads them all, and the pages placing it
+			return nil, false, nil
 		case !page && !file && importer.Skipped(f.Path): // a hidden file the importer does not read
 		case f.Data == nil || f.Path == Summary || !page && !file:
 			return nil, false, nil

@@ -26,13 +26,14 @@ type layout struct {
 }
 
 func newLayout(t *tree.Tree, root string) *layout {
-	l := &layout{Layout: Layout{Pages: map[string]string{}, Files: map[string]string{}},
+	l := &layout{Layout: Layout{Pages: map[string]string{}, Files: map[string]string{}, Reusables: map[string]string{}},
 		root: strings.Trim(path.Clean("/"+root), "/"), taken: map[string]bool{}, groups: map[string]string{}}
 	for _, reserved := range []string{Readme, Summary} {
 		l.taken[strings.ToLower(l.at(reserved))] = true
 	}
 	l.placePages(t, "", "")
 	l.placeFiles(t.Files())
+	l.placeReusables(t.Reusables())
 	return l
 }
 
