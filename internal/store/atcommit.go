@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -148,10 +147,12 @@ func (t *atCommitTx) Commit() error {
 	}
 	var tag string
 	if err == nil {
-		var ct, cerr = results.Exec()
+		ct, cerr := results.Exec()
 		tag, err = ct.String(), cerr
 	}
-	err = errors.Join(err, results.Close())
+	if cerr := results.Close(); err == nil {
+		err = cerr
+	}
 	return t.ended(tag, err)
 }
 
