@@ -156,7 +156,9 @@ var insertStatement = "INSERT INTO " + event.Table + " (" + strings.Join([]strin
 // insert checks e as ent's create would — the schema's generated defaults and validators, and the
 // text check every write passes (internal/store) — and writes it. An aside event is written
 // dispatched, and the row returned carries the number the database gave it (RETURNING, read by
-// both databases), which its delivery reads it by. No privacy rule applies: only this package
+// both databases), which its delivery reads it by. Any other event is inserted under
+// txn.AtCommit: nothing reads it before its transaction commits, so on PostgreSQL the insert goes
+// with the COMMIT, in its round trip (decision 586). No privacy rule applies: only this package
 // writes events.
 func insert(ctx context.Context, client *ent.Client, e Event, aside bool) (*ent.Event, error) {
 	row := &ent.Event{PublicID: event.DefaultPublicID(), CreatedAt: event.DefaultCreatedAt(), OrganizationID: e.Organization,
@@ -176,7 +178,7 @@ func insert(ctx context.Context, client *ent.Client, e Event, aside bool) (*ent.
 	values := []any{row.PublicID, row.CreatedAt, row.UpdatedAt, row.OrganizationID, row.Type, row.ObjectKind,
 		row.ObjectID, row.SpaceID, row.SiteID, row.ActorID, details, row.Dispatched}
 	if !aside {
-		_, err = client.ExecContext(ctx, insertStatement, values...)
+		_, err = client.ExecContext(txn.AtCommit(ctx), insertStatement, values...)
 		return row, err
 	}
 	rows, err := client.QueryContext(ctx, insertStatement+" RETURNING "+event.FieldID, values...)

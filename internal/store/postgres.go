@@ -138,7 +138,8 @@ func (s *Store) ListenEvents() func(context.Context) (*pgx.Conn, error) {
 // postgresConns bounds each pool's connections.
 const postgresConns = 16
 
-// openPostgresPool opens a pool with the given settings, unless the DSN names its own.
+// openPostgresPool opens a pool with the given settings, unless the DSN names its own, whose
+// transactions send the statements of txn.AtCommit with their COMMIT (atCommitConn).
 func openPostgresPool(base *pgx.ConnConfig, settings map[string]string) (*sql.DB, error) {
 	cfg := base.Copy()
 	for name, value := range settings {
@@ -146,7 +147,7 @@ func openPostgresPool(base *pgx.ConnConfig, settings map[string]string) (*sql.DB
 			cfg.RuntimeParams[name] = value
 		}
 	}
-	db := stdlib.OpenDB(*cfg)
+	db := sql.OpenDB(atCommitConnector{stdlib.GetConnector(*cfg)})
 	db.SetMaxOpenConns(postgresConns)
 	// As many idle as open: database/sql keeps 2 by default, and under load every request past
 	// them opened a new PostgreSQL connection (a backend process) and closed it again.

@@ -38,3 +38,19 @@ func ForUpdate(s *sql.Selector) {
 // SkippedUpsert reports whether err is the "no rows" an upsert that wrote nothing answers
 // (PostgreSQL's ON CONFLICT DO NOTHING returns no row): nothing failed.
 func SkippedUpsert(err error) bool { return errors.Is(err, stdsql.ErrNoRows) }
+
+type atCommit struct{}
+
+// AtCommit marks ctx: a statement run under it in a transaction, whose answer its caller does not
+// read (an insert of a row nothing reads before the commit), may be sent with the transaction's
+// commit rather than on its own. On PostgreSQL the store sends such statements and the COMMIT in
+// one round trip (a pipelined batch), where each would otherwise cost one; an error of theirs is
+// then the commit's, and the transaction rolls back as it would had the statement failed when
+// it ran. SQLite, and a statement outside a transaction, run it at once.
+func AtCommit(ctx context.Context) context.Context { return context.WithValue(ctx, atCommit{}, true) }
+
+// IsAtCommit reports whether ctx was marked by AtCommit.
+func IsAtCommit(ctx context.Context) bool {
+	marked, _ := ctx.Value(atCommit{}).(bool)
+	return marked
+}
