@@ -309,10 +309,10 @@ func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error)
 			return time.Time{}, err
 		}
 	}
-	if why, err := svc.heldBack(sys, g, s, direction); err != nil || why != "" {
-		if err != nil {
-			return time.Time{}, err
-		}
+	switch why, err := svc.heldBack(sys, g, s, direction); {
+	case err != nil:
+		return time.Time{}, err
+	case why != "":
 		return time.Time{}, svc.recordHeld(sys, j, g, direction, head, why)
 	}
 	if direction == gitsync.OperationDirectionImport {
