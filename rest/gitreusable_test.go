@@ -166,3 +166,51 @@ func TestGitSyncReusableContentsRoundTrip(t *testing.T) {
 		t.Fatalf("audit log %d %s", audit.Status, body)
 	}
 }
+
+// TestGitSyncImagesOnlyAnIncludeShows: a GitBook repository whose reusable content shows an
+// image no page shows imports it — the file, its asset's git blob, the content's document naming
+// it — and a whole export writes the include and the asset back byte for byte.
+func TestGitSyncImagesOnlyAnIncludeShows(t *testing.T) {
+	f := newContentFixture(t, allowLocalGit)
+	png := "\x89PNG\r\n\x1a\nthe flow"
+	repo := map[string]string{
+		"README.md":                   "# Welcome\n\nStart here.\n",
+		"SUMMARY.md":                  "# Table of contents\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n",
+		"setup.md":                    "# Setup\n\n{% include \".gitbook/includes/flow.md\" %}\n",
+		".gitbook/includes/flow.md":   "---\ntitle: Flow\n---\n\n![The flow](../assets/flow.png)\n",
+		".gitbook/assets/flow.png":    png,
+		".gitbook/assets/unshown.png": "\x89PNG\r\n\x1a\nnobody shows it",
+	}
+	url, _ := gitrepo.Bare(t)
+	gitrepo.Push(t, url, repo, "GitBook's repository")
+	space := createSpace(t, f.e, f.admin, f.org, map[string]any{"title": "From GitBook"})["id"].(string)
+	crWant(t, f.e.Do(f.admin, "POST", "/v1/spaces/"+space+"/git/import", map[string]any{"url": url, "ref": "refs/heads/main"}), http.StatusNoContent)
+	f.e.RunDueJobs()
+
+	var rev struct {
+		Files []struct {
+			ID, Name string
+			Git      *pageGit
+		}
+	}
+	f.e.Do(f.admin, "GET", "/v1/spaces/"+space+"/content", nil).JSON(t, &rev)
+	if len(rev.Files) != 1 || rev.Files[0].Name != "flow.png" || rev.Files[0].Git == nil ||
+		rev.Files[0].Git.Path != ".gitbook/assets/flow.png" ||
+		rev.Files[0].Git.Oid != plumbing.ComputeHash(plumbing.BlobObject, []byte(png)).String() {
+		t.Fatalf("the space's files %+v", rev.Files)
+	}
+	flow := reusables(t, f, space)["Flow"]
+	if !strings.Contains(flow.Document, rev.Files[0].ID) {
+		t.Fatalf("the reusable content's document names no file %s: %s", rev.Files[0].ID, flow.Document)
+	}
+
+	out, _ := gitrepo.Bare(t)
+	crWant(t, f.e.Do(f.admin, "POST", "/v1/spaces/"+space+"/git/export", map[string]any{"url": out, "ref": "refs/heads/main",
+		"commitMessage": "Back", "standalone": true}), http.StatusNoContent)
+	back := gitrepo.Files(t, out)
+	for _, p := range []string{".gitbook/includes/flow.md", ".gitbook/assets/flow.png", "setup.md"} {
+		if back[p] != repo[p] {
+			t.Fatalf("%s exported back as %q, the repository had %q", p, back[p], repo[p])
+		}
+	}
+}

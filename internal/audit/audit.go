@@ -71,10 +71,12 @@ const (
 	MergeRulesBypassed = "change_request.merge_rules_bypassed"
 
 	// Git Sync: a space linked to a branch, a sync's commit exported or imported (by the sync
-	// job, source integration), the push webhook's secret made anew.
+	// job, source integration), a sync held back because the user who linked the space lost the
+	// access it takes, the push webhook's secret made anew.
 	GitSyncLinked               = "git_sync.linked"
 	GitSyncExported             = "git_sync.exported"
 	GitSyncImported             = "git_sync.imported"
+	GitSyncHeld                 = "git_sync.held"
 	GitSyncWebhookSecretRotated = "git_sync.webhook_secret_rotated"
 
 	// BackupCreated is the server's data copied into an archive (bindery backup), BackupRestored
@@ -105,7 +107,8 @@ var Actions = []Action{
 	{WebhookSecretRotated, "Webhook secret rotated"},
 	{MergeRulesBypassed, "Merge rules bypassed"},
 	{GitSyncLinked, "Space linked to a git repository"}, {GitSyncExported, "Space exported to git"},
-	{GitSyncImported, "Git commits imported into a space"}, {GitSyncWebhookSecretRotated, "Git Sync webhook secret rotated"},
+	{GitSyncImported, "Git commits imported into a space"}, {GitSyncHeld, "Git Sync waiting for its linker's access"},
+	{GitSyncWebhookSecretRotated, "Git Sync webhook secret rotated"},
 	{BackupCreated, "Server backed up"}, {BackupRestored, "Server restored from a backup"},
 }
 

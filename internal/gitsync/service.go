@@ -268,8 +268,10 @@ func (svc *Service) linkOf(ctx context.Context, spaceID string) (*ent.GitSync, e
 // RunSync is the handler of SyncJob. It looks at the head of the space's branch: when it moved
 // since the last sync (or the link asks for a first import) it imports it (importHead);
 // otherwise, when the main content moved since and no change request of an import waits for a
-// person, it exports the main content onto the head it last synced. What the repository answers
-// (unreachable, refused) is recorded as the operation's failure, not retried.
+// person, it exports the main content onto the head it last synced. Either waits, recorded as
+// the operation's failure, while the user who linked the space may not take it (heldBack). What
+// the repository answers (unreachable, refused) is recorded as the operation's failure, not
+// retried.
 func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error) {
 	ctx = viewer.WithSource(viewer.NewContext(ctx, viewer.System()), viewer.SourceIntegration, "Git Sync")
 	sys := system(ctx)
@@ -300,12 +302,21 @@ func (svc *Service) RunSync(ctx context.Context, j *jobs.Job) (time.Time, error)
 		}
 		return time.Time{}, svc.recordOutcome(sys, j, g, outcome{direction: svc.nextDirection(g), failure: err})
 	}
-	if wantsImport(g, head) {
-		return time.Time{}, svc.importHead(runCtx, sys, j, g, s, remote)
+	direction := gitsync.OperationDirectionImport
+	if !wantsImport(g, head) {
+		direction = gitsync.OperationDirectionExport
+		if export, err := svc.wantsExport(sys, g, s); err != nil || !export {
+			return time.Time{}, err
+		}
 	}
-	export, err := svc.wantsExport(sys, g, s)
-	if err != nil || !export {
+	switch why, err := svc.heldBack(sys, g, s, direction); {
+	case err != nil:
 		return time.Time{}, err
+	case why != "":
+		return time.Time{}, svc.recordHeld(sys, j, g, direction, head, why)
+	}
+	if direction == gitsync.OperationDirectionImport {
+		return time.Time{}, svc.importHead(runCtx, sys, j, g, s, remote)
 	}
 	if err := svc.markRunning(sys, g, gitsync.OperationDirectionExport); err != nil {
 		return time.Time{}, err

@@ -32,7 +32,7 @@ type Outcome struct {
 // each page's Markdown with its links rewritten to the ids the pages and files got (and the slugs
 // pages ask for, where no sibling has them). A page's title is its NavTitle, else its Markdown's
 // (front matter, else leading heading), else the Page's Title. Files no page links to are left
-// out.
+// out, but for those the Site's Shown Markdown links to.
 func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
 	p := newPlan(s)
 	a := &applier{t: base, env: env, changed: map[string]bool{}, bodies: map[string]string{}}
@@ -104,18 +104,30 @@ func newPlan(s Site) *plan {
 		p.titles = append(p.titles, pageTitle(doc.Title, pg.Title))
 		edits := linkEdits(pg.Location, doc.Body, links, at)
 		for i, e := range edits {
-			if e.file < 0 {
-				continue
+			if e.file >= 0 {
+				edits[i].file = p.use(e.file, usedAt) // from now on: the index among the used files
 			}
-			if _, ok := usedAt[e.file]; !ok {
-				usedAt[e.file] = len(p.used)
-				p.used = append(p.used, e.file)
-			}
-			edits[i].file = usedAt[e.file] // from now on: the index among the used files
 		}
 		p.links = append(p.links, edits)
 	}
+	for _, sh := range s.Shown {
+		for _, e := range linkEdits(sh.Location, sh.Markdown, markdown.Links(sh.Markdown), at) {
+			if e.file >= 0 {
+				p.use(e.file, usedAt)
+			}
+		}
+	}
 	return p
+}
+
+// use marks file i (an index among the site's files) used, in order of first use (usedAt
+// holds the index among the used of each used one), and returns its index among the used.
+func (p *plan) use(i int, usedAt map[int]int) int {
+	if _, ok := usedAt[i]; !ok {
+		usedAt[i] = len(p.used)
+		p.used = append(p.used, i)
+	}
+	return usedAt[i]
 }
 
 func has(m map[string]int, key string) bool { _, ok := m[key]; return ok }

@@ -23,6 +23,9 @@ type Site struct {
 	// page is a sibling of its sections).
 	Pages []Page
 	Files []File
+	// Shown are Markdown that is no page but shows files (a GitBook repository's reusable
+	// contents): the files they link to are imported as those pages link to are.
+	Shown []Shown
 	// Outline says that Pages are in their table of contents' order and each page's Parent names
 	// its parent (nil: the top level), rather than nesting by path.
 	Outline bool
@@ -52,6 +55,12 @@ type Page struct {
 	Aliases []*url.URL
 	// DocID is a name links may give it as written, not resolved (a Docusaurus doc id).
 	DocID string
+}
+
+// Shown is Markdown, not a page's, whose links name files to import; its links are not rewritten.
+type Shown struct {
+	Location *url.URL // where its relative links resolve from
+	Markdown string
 }
 
 // File is a file to import (an image a page shows).

@@ -44,9 +44,10 @@ type Imported struct {
 // it; a page no path matched takes the id of a base page no path matched of the same type and
 // slug, else title, when only one has it (a page moved in a repository not in Bindery's layout).
 // One whose file is byte for byte base's export stays as it is. Pages and files the repository
-// does not have are removed (and files no page shows that the base did not have, as every import
-// leaves them out). Reusable contents are the files of .gitbook/includes (readReusables), and
-// include tags that name them name them by id. So the import of base's own export changes
+// does not have are removed (and files no page or reusable content shows that the base did not
+// have, as every import leaves them out). Reusable contents are the files of .gitbook/includes
+// (readReusables), include tags that name them name them by id, and the files they show are
+// imported as the pages' are. So the import of base's own export changes
 // nothing, and a commit that changes one file changes one page.
 func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error) {
 	files = underRoot(files, base.Root)
@@ -57,12 +58,26 @@ func Import(base Space, files []importer.Upload, env edit.Env) (*Imported, error
 	if len(site.Pages) == 0 {
 		return nil, errors.New("the repository holds no Markdown file (.md) to import")
 	}
+	site.Shown = includesShown(files)
 	o, err := importer.Build(tree.New(nil), site, env)
 	if err != nil {
 		return nil, err
 	}
 	m := newMatch(base, o.Outcome, o.Sources, files, env)
 	return m.result(), nil
+}
+
+// includesShown are the reusable contents' files as Markdown that shows files: an image only a
+// reusable content shows is imported as a page's is.
+func includesShown(files []importer.Upload) []importer.Shown {
+	var out []importer.Shown
+	for _, f := range files {
+		if isInclude(f.Path) {
+			_, body := markdown.ParseReusableFile(string(f.Data))
+			out = append(out, importer.Shown{Location: &url.URL{Scheme: "file", Path: "/" + f.Path}, Markdown: body})
+		}
+	}
+	return out
 }
 
 // underRoot is the files under the folder root, their paths relative to it.

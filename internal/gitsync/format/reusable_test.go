@@ -175,3 +175,60 @@ func TestReusableContentsHostileIncludes(t *testing.T) {
 		}
 	}
 }
+
+// TestReusableContentsShowTheirOwnImages: an image (and a file block's file) only a reusable
+// content shows is imported with it, its link naming the file by id, and exported back to the
+// same asset; importing the own export changes nothing.
+func TestReusableContentsShowTheirOwnImages(t *testing.T) {
+	s := reusableSample().
+		file("diagram", "diagram.png", []byte("PNG diagram")).
+		file("sheet", "sheet.pdf", []byte("PDF sheet")).
+		reusable("fig", "Figure", "![Diagram](/files/diagram)\n\n{% file src=\"/files/sheet\" %}\n")
+	ups := exported(s, "")
+	if got := string(fileOf(ups, ".gitbook/includes/figure.md")); !strings.Contains(got, "![Diagram](../assets/diagram.png)") ||
+		!strings.Contains(got, `{% file src="../assets/sheet.pdf" %}`) {
+		t.Fatalf("the include:\n%s", got)
+	}
+	fresh, err := Import(newSpace().content(), ups, testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*tree.File{}
+	for _, f := range fresh.Tree.Files() {
+		byName[f.Name] = f
+	}
+	diagram, sheet := byName["diagram.png"], byName["sheet.pdf"]
+	if diagram == nil || sheet == nil || diagram.Blob != tree.Hash([]byte("PNG diagram")) || sheet.Blob != tree.Hash([]byte("PDF sheet")) {
+		t.Fatalf("files %v", byName)
+	}
+	if fresh.Paths[diagram.ID] != ".gitbook/assets/diagram.png" {
+		t.Fatalf("paths %v", fresh.Paths)
+	}
+	var fig *tree.Reusable
+	for _, r := range fresh.Tree.Reusables() {
+		if r.Title == "Figure" {
+			fig = r
+		}
+	}
+	if b := fresh.Bodies[fig.Body]; b != "![Diagram](/files/"+diagram.ID+")\n\n{% file src=\"/files/"+sheet.ID+"\" %}\n" {
+		t.Fatalf("the figure's body %q", b)
+	}
+	blobs := map[string][]byte{}
+	for _, b := range fresh.Blobs {
+		blobs[b.Hash] = b.Data
+	}
+	again := &space{entries: fresh.Tree.Entries(), bodies: fresh.Bodies, blobs: map[string][]byte{}}
+	for _, f := range fresh.Tree.Files() {
+		again.blobs[f.ID] = blobs[f.Blob]
+	}
+	back := exported(again, "")
+	for _, p := range []string{".gitbook/includes/figure.md", ".gitbook/assets/diagram.png", ".gitbook/assets/sheet.pdf"} {
+		if string(fileOf(back, p)) != string(fileOf(ups, p)) {
+			t.Fatalf("%s exported back as %q, was %q", p, fileOf(back, p), fileOf(ups, p))
+		}
+	}
+	base := s.content()
+	if got, err := Import(base, ups, testEnv()); err != nil || len(got.Changed) != 0 {
+		t.Fatalf("the own export: changed %v, %v", got.Changed, err)
+	}
+}
