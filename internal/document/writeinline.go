@@ -140,7 +140,7 @@ type delimiterRun struct {
 // (`**.**a`). That letter or digit is then written as a character reference, whose "&" and ";"
 // are punctuation. (A tag's "<" and ">" are punctuation too: a run next to one flanks it.)
 func (r delimiterRun) flank(b []byte, text string) []byte {
-	if r.tags || r.start == 0 || text == "" {
+	if r.tags || r.start == 0 || len(b) == r.start || text == "" { // no run, or a tag in it
 		return append(b, text...)
 	}
 	before, size := utf8.DecodeLastRune(b[:r.start])
