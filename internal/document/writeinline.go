@@ -31,7 +31,7 @@ func openDelimiter(mark string) string {
 	if isColorKey(mark) {
 		return colorOpenTag(mark)
 	}
-	if tag := tagMarks.tagOf(mark); tag != "" {
+	if tag := markTagNames[mark]; tag != "" {
 		return "<" + tag + ">"
 	}
 	return delimiters[mark]
@@ -41,7 +41,7 @@ func closeDelimiter(mark string) string {
 	if isColorKey(mark) {
 		return "</mark>"
 	}
-	if tag := tagMarks.tagOf(mark); tag != "" {
+	if tag := markTagNames[mark]; tag != "" {
 		return "</" + tag + ">"
 	}
 	return delimiters[mark]
@@ -179,7 +179,7 @@ func keepOf(open, marks []string) int {
 }
 
 // isTagMark says whether a mark is written as an HTML tag: a color or a mark of tagMarks.
-func isTagMark(mark string) bool { return isColorKey(mark) || tagMarks.tagOf(mark) != "" }
+func isTagMark(mark string) bool { return isColorKey(mark) || markTagNames[mark] != "" }
 
 // closeMarks writes the closing delimiters of the open marks after the first keep.
 func closeMarks(b *[]byte, open *[]string, keep int) {
