@@ -45,15 +45,15 @@ func (t markTags) apply(raw string, marks []string, opened map[string]bool) ([]s
 	return marks, false
 }
 
-// tagOf is the HTML tag name of a mark of tagMarks, "" for another mark.
-func (t markTags) tagOf(mark string) string {
-	for tag, m := range t {
-		if m == mark {
-			return tag
-		}
+// markTagNames are the HTML tag names of the marks of tagMarks, by mark ("" for another mark): read
+// for every delimiter written.
+var markTagNames = func() map[string]string {
+	names := map[string]string{}
+	for tag, mark := range tagMarks {
+		names[mark] = tag
 	}
-	return ""
-}
+	return names
+}()
 
 // inlines converts the inline content of block n: texts of leaves, and inlines.
 func (c converter) inlines(n ast.Node) []*Node {

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/yuin/goldmark/util"
 )
 
 // Where inline content is written: text escapes and line breaks differ.
@@ -28,7 +31,7 @@ func openDelimiter(mark string) string {
 	if isColorKey(mark) {
 		return colorOpenTag(mark)
 	}
-	if tag := tagMarks.tagOf(mark); tag != "" {
+	if tag := markTagNames[mark]; tag != "" {
 		return "<" + tag + ">"
 	}
 	return delimiters[mark]
@@ -38,7 +41,7 @@ func closeDelimiter(mark string) string {
 	if isColorKey(mark) {
 		return "</mark>"
 	}
-	if tag := tagMarks.tagOf(mark); tag != "" {
+	if tag := markTagNames[mark]; tag != "" {
 		return "</" + tag + ">"
 	}
 	return delimiters[mark]
@@ -84,26 +87,30 @@ func hasMark(l *Leaf, typ string) bool {
 // inlineMarkdown writes inline content: marks as delimiters opened and closed where the leaves'
 // marks change (closed around an inline, which carries its own). A delimiter next to whitespace
 // or to its own character delimits nothing (or too much), so such a character at the edge of a
-// delimited run is written as a character reference.
+// delimited run is written as a character reference; so is a letter or digit that would keep a
+// delimiter from opening or closing (flanking).
 func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
-	var b strings.Builder
+	var b []byte
 	var open []string
 	ps := pieces(nodes)
 	delimited := false // a delimiter was written last
 	for i, p := range ps {
 		if p.inline != nil {
 			closeMarks(&b, &open, 0)
-			b.WriteString(inlineNodeMarkdown(p.inline, ctx))
+			b = append(b, inlineNodeMarkdown(p.inline, ctx)...)
 			delimited = false
 			continue
 		}
 		keep := keepOf(open, p.marks)
 		delimited = delimited || keep < len(open) || keep < len(p.marks)
+		run := delimiterRun{start: len(b), tags: slices.ContainsFunc(open[keep:], isTagMark)}
 		closeMarks(&b, &open, keep)
+		run.closed = len(b)
 		for _, m := range p.marks {
 			if !slices.Contains(open, m) {
-				b.WriteString(openDelimiter(m))
+				b = append(b, openDelimiter(m)...)
 				open = append(open, m)
+				run.tags = run.tags || isTagMark(m)
 			}
 		}
 		next := i + 1
@@ -111,29 +118,73 @@ func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
 		opening := next < len(ps) && ps[next].leaf != nil && keepOf(open, ps[next].marks) < len(ps[next].marks)
 		edges := edges{
 			start: delimited, end: closing || opening,
-			spaceStart: len(p.marks) > keep, spaceEnd: closing || next == len(ps), lineStart: b.Len() == 0,
+			spaceStart: len(p.marks) > keep, spaceEnd: closing || next == len(ps), lineStart: len(b) == 0,
 		}
-		b.WriteString(leafMarkdown(p.leaf, ctx, edges))
+		b = run.flank(b, leafMarkdown(p.leaf, ctx, edges))
 		delimited = false
 	}
 	closeMarks(&b, &open, 0)
-	return b.String()
+	return string(b)
 }
 
+// delimiterRun is what was written between two leaves: from start, the closing delimiters, then
+// from closed the opening ones; tags says whether an HTML tag is among them.
+type delimiterRun struct {
+	start, closed int
+	tags          bool
+}
+
+// flank appends text after the run written at the end of b. CommonMark reads a run of delimiters
+// by the characters around it: opening ones after a letter or digit and before punctuation open
+// nothing (`a**.**`), closing ones after punctuation and before a letter or digit close nothing
+// (`**.**a`). That letter or digit is then written as a character reference, whose "&" and ";"
+// are punctuation. (A tag's "<" and ">" are punctuation too: a run next to one flanks it.)
+func (r delimiterRun) flank(b []byte, text string) []byte {
+	if r.tags || r.start == 0 || len(b) == r.start || text == "" { // no run, or a tag in it
+		return append(b, text...)
+	}
+	before, size := utf8.DecodeLastRune(b[:r.start])
+	after, afterSize := utf8.DecodeRuneInString(text)
+	switch {
+	case r.closed == r.start && len(b) > r.closed && isWordRune(before) && util.IsPunctRune(after):
+		opening := string(b[r.closed:])
+		b = append(append(b[:r.start-size], runeRef(before)...), opening...)
+	case r.closed > r.start && len(b) == r.closed && util.IsPunctRune(before) && isWordRune(after):
+		text = runeRef(after) + text[afterSize:]
+	}
+	return append(b, text...)
+}
+
+// isWordRune says whether a character is neither white space nor punctuation, as goldmark reads
+// the characters around delimiters.
+func isWordRune(r rune) bool { return !util.IsSpaceRune(r) && !util.IsPunctRune(r) }
+
+func runeRef(r rune) string { return "&#" + strconv.Itoa(int(r)) + ";" }
+
 // keepOf is how many of the open marks, from the outside, stay open for a leaf of the marks: a
-// mark opened inside one that closes closes too.
+// mark opened inside one that closes closes too. A mark written as an HTML tag opens outside the
+// delimiters: a delimiter next to a tag's "<" or ">" (punctuation) may neither open nor close
+// (`**a<kbd>b</kbd>**c` is no bold), so the delimiters open close first and open again inside.
 func keepOf(open, marks []string) int {
 	n := 0
 	for n < len(open) && slices.Contains(marks, open[n]) {
 		n++
 	}
+	if slices.ContainsFunc(marks, func(m string) bool { return isTagMark(m) && !slices.Contains(open[:n], m) }) {
+		if i := slices.IndexFunc(open[:n], func(m string) bool { return !isTagMark(m) }); i >= 0 {
+			return i
+		}
+	}
 	return n
 }
 
+// isTagMark says whether a mark is written as an HTML tag: a color or a mark of tagMarks.
+func isTagMark(mark string) bool { return isColorKey(mark) || markTagNames[mark] != "" }
+
 // closeMarks writes the closing delimiters of the open marks after the first keep.
-func closeMarks(b *strings.Builder, open *[]string, keep int) {
+func closeMarks(b *[]byte, open *[]string, keep int) {
 	for i := len(*open) - 1; i >= keep; i-- {
-		b.WriteString(closeDelimiter((*open)[i]))
+		*b = append(*b, closeDelimiter((*open)[i])...)
 	}
 	*open = (*open)[:keep]
 }
