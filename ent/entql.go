@@ -1854,18 +1854,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
-			Table:   event.OrganizationTable,
-			Columns: []string{event.OrganizationColumn},
-			Bidi:    false,
-		},
-		"Event",
-		"Organization",
-	)
-	graph.MustAddE(
-		"organization",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
 			Table:   gitcommit.OrganizationTable,
 			Columns: []string{gitcommit.OrganizationColumn},
 			Bidi:    false,
@@ -4752,20 +4740,6 @@ func (f *EventFilter) WhereDetails(p entql.BytesP) {
 // WhereDispatched applies the entql bool predicate on the dispatched field.
 func (f *EventFilter) WhereDispatched(p entql.BoolP) {
 	f.Where(p.Field(event.FieldDispatched))
-}
-
-// WhereHasOrganization applies a predicate to check if query has an edge organization.
-func (f *EventFilter) WhereHasOrganization() {
-	f.Where(entql.HasEdge("organization"))
-}
-
-// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
-func (f *EventFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
-	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
 }
 
 // addPredicate implements the predicateAdder interface.

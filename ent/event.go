@@ -11,7 +11,6 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent/event"
-	"github.com/binderyhq/bindery/ent/organization"
 )
 
 // Event is the model entity for the Event schema.
@@ -42,31 +41,8 @@ type Event struct {
 	// Details holds the value of the "details" field.
 	Details map[string]interface{} `json:"details,omitempty"`
 	// Dispatched holds the value of the "dispatched" field.
-	Dispatched bool `json:"dispatched,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the EventQuery when eager-loading is set.
-	Edges        EventEdges `json:"edges"`
+	Dispatched   bool `json:"dispatched,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// EventEdges holds the relations/edges for other nodes in the graph.
-type EventEdges struct {
-	// Organization holds the value of the organization edge.
-	Organization *Organization `json:"organization,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
-}
-
-// OrganizationOrErr returns the Organization value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e EventEdges) OrganizationOrErr() (*Organization, error) {
-	if e.Organization != nil {
-		return e.Organization, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: organization.Label}
-	}
-	return nil, &NotLoadedError{edge: "organization"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -190,11 +166,6 @@ func (_m *Event) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Event) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryOrganization queries the "organization" edge of the Event entity.
-func (_m *Event) QueryOrganization() *OrganizationQuery {
-	return NewEventClient(_m.config).QueryOrganization(_m)
 }
 
 // Update returns a builder for updating this Event.

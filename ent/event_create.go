@@ -12,7 +12,6 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/event"
-	"github.com/binderyhq/bindery/ent/organization"
 )
 
 // EventCreate is the builder for creating a Event entity.
@@ -157,11 +156,6 @@ func (_c *EventCreate) SetID(v int64) *EventCreate {
 	return _c
 }
 
-// SetOrganization sets the "organization" edge to the Organization entity.
-func (_c *EventCreate) SetOrganization(v *Organization) *EventCreate {
-	return _c.SetOrganizationID(v.ID)
-}
-
 // Mutation returns the EventMutation object of the builder.
 func (_c *EventCreate) Mutation() *EventMutation {
 	return _c.mutation
@@ -296,9 +290,6 @@ func (_c *EventCreate) check() error {
 	if _, ok := _c.mutation.Dispatched(); !ok {
 		return &ValidationError{Name: "dispatched", err: errors.New(`ent: missing required field "Event.dispatched"`)}
 	}
-	if len(_c.mutation.OrganizationIDs()) == 0 {
-		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Event.organization"`)}
-	}
 	return nil
 }
 
@@ -340,6 +331,10 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 		_spec.SetField(event.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
+	if value, ok := _c.mutation.OrganizationID(); ok {
+		_spec.SetField(event.FieldOrganizationID, field.TypeString, value)
+		_node.OrganizationID = value
+	}
 	if value, ok := _c.mutation.PublicID(); ok {
 		_spec.SetField(event.FieldPublicID, field.TypeString, value)
 		_node.PublicID = value
@@ -375,23 +370,6 @@ func (_c *EventCreate) createSpec() (*Event, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Dispatched(); ok {
 		_spec.SetField(event.FieldDispatched, field.TypeBool, value)
 		_node.Dispatched = value
-	}
-	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   event.OrganizationTable,
-			Columns: []string{event.OrganizationColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(organization.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_node.OrganizationID = nodes[0]
-		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

@@ -96,14 +96,6 @@ func (_u *EventUpdate) defaults() error {
 	return nil
 }
 
-// check runs all checks and user-defined validators on the builder.
-func (_u *EventUpdate) check() error {
-	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "Event.organization"`)
-	}
-	return nil
-}
-
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
 func (_u *EventUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventUpdate {
 	_u.modifiers = append(_u.modifiers, modifiers...)
@@ -111,9 +103,6 @@ func (_u *EventUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventUpd
 }
 
 func (_u *EventUpdate) sqlSave(ctx context.Context) (_node int, err error) {
-	if err := _u.check(); err != nil {
-		return _node, err
-	}
 	_spec := sqlgraph.NewUpdateSpec(event.Table, event.Columns, sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt64))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
@@ -239,14 +228,6 @@ func (_u *EventUpdateOne) defaults() error {
 	return nil
 }
 
-// check runs all checks and user-defined validators on the builder.
-func (_u *EventUpdateOne) check() error {
-	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "Event.organization"`)
-	}
-	return nil
-}
-
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
 func (_u *EventUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventUpdateOne {
 	_u.modifiers = append(_u.modifiers, modifiers...)
@@ -254,9 +235,6 @@ func (_u *EventUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *Event
 }
 
 func (_u *EventUpdateOne) sqlSave(ctx context.Context) (_node *Event, err error) {
-	if err := _u.check(); err != nil {
-		return _node, err
-	}
 	_spec := sqlgraph.NewUpdateSpec(event.Table, event.Columns, sqlgraph.NewFieldSpec(event.FieldID, field.TypeInt64))
 	id, ok := _u.mutation.ID()
 	if !ok {

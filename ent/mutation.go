@@ -12964,26 +12964,25 @@ func (m *CustomFieldValueMutation) ResetEdge(name string) error {
 // EventMutation represents an operation that mutates the Event nodes in the graph.
 type EventMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *int64
-	created_at          *time.Time
-	updated_at          *time.Time
-	public_id           *string
-	_type               *string
-	object_kind         *string
-	object_id           *string
-	space_id            *string
-	site_id             *string
-	actor_id            *string
-	details             *map[string]interface{}
-	dispatched          *bool
-	clearedFields       map[string]struct{}
-	organization        *string
-	clearedorganization bool
-	done                bool
-	oldValue            func(context.Context) (*Event, error)
-	predicates          []predicate.Event
+	op              Op
+	typ             string
+	id              *int64
+	created_at      *time.Time
+	updated_at      *time.Time
+	organization_id *string
+	public_id       *string
+	_type           *string
+	object_kind     *string
+	object_id       *string
+	space_id        *string
+	site_id         *string
+	actor_id        *string
+	details         *map[string]interface{}
+	dispatched      *bool
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*Event, error)
+	predicates      []predicate.Event
 }
 
 var _ ent.Mutation = (*EventMutation)(nil)
@@ -13164,12 +13163,12 @@ func (m *EventMutation) ResetUpdatedAt() {
 
 // SetOrganizationID sets the "organization_id" field.
 func (m *EventMutation) SetOrganizationID(s string) {
-	m.organization = &s
+	m.organization_id = &s
 }
 
 // OrganizationID returns the value of the "organization_id" field in the mutation.
 func (m *EventMutation) OrganizationID() (r string, exists bool) {
-	v := m.organization
+	v := m.organization_id
 	if v == nil {
 		return
 	}
@@ -13195,7 +13194,7 @@ func (m *EventMutation) OldOrganizationID(ctx context.Context) (v string, err er
 
 // ResetOrganizationID resets all changes to the "organization_id" field.
 func (m *EventMutation) ResetOrganizationID() {
-	m.organization = nil
+	m.organization_id = nil
 }
 
 // SetPublicID sets the "public_id" field.
@@ -13561,33 +13560,6 @@ func (m *EventMutation) ResetDispatched() {
 	m.dispatched = nil
 }
 
-// ClearOrganization clears the "organization" edge to the Organization entity.
-func (m *EventMutation) ClearOrganization() {
-	m.clearedorganization = true
-	m.clearedFields[event.FieldOrganizationID] = struct{}{}
-}
-
-// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
-func (m *EventMutation) OrganizationCleared() bool {
-	return m.clearedorganization
-}
-
-// OrganizationIDs returns the "organization" edge IDs in the mutation.
-// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// OrganizationID instead. It exists only for internal usage by the builders.
-func (m *EventMutation) OrganizationIDs() (ids []string) {
-	if id := m.organization; id != nil {
-		ids = append(ids, *id)
-	}
-	return
-}
-
-// ResetOrganization resets all changes to the "organization" edge.
-func (m *EventMutation) ResetOrganization() {
-	m.organization = nil
-	m.clearedorganization = false
-}
-
 // Where appends a list predicates to the EventMutation builder.
 func (m *EventMutation) Where(ps ...predicate.Event) {
 	m.predicates = append(m.predicates, ps...)
@@ -13629,7 +13601,7 @@ func (m *EventMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, event.FieldUpdatedAt)
 	}
-	if m.organization != nil {
+	if m.organization_id != nil {
 		fields = append(fields, event.FieldOrganizationID)
 	}
 	if m.public_id != nil {
@@ -13929,28 +13901,19 @@ func (m *EventMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *EventMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
-	if m.organization != nil {
-		edges = append(edges, event.EdgeOrganization)
-	}
+	edges := make([]string, 0, 0)
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *EventMutation) AddedIDs(name string) []ent.Value {
-	switch name {
-	case event.EdgeOrganization:
-		if id := m.organization; id != nil {
-			return []ent.Value{*id}
-		}
-	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *EventMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 0)
 	return edges
 }
 
@@ -13962,42 +13925,25 @@ func (m *EventMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *EventMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
-	if m.clearedorganization {
-		edges = append(edges, event.EdgeOrganization)
-	}
+	edges := make([]string, 0, 0)
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *EventMutation) EdgeCleared(name string) bool {
-	switch name {
-	case event.EdgeOrganization:
-		return m.clearedorganization
-	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *EventMutation) ClearEdge(name string) error {
-	switch name {
-	case event.EdgeOrganization:
-		m.ClearOrganization()
-		return nil
-	}
 	return fmt.Errorf("unknown Event unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *EventMutation) ResetEdge(name string) error {
-	switch name {
-	case event.EdgeOrganization:
-		m.ResetOrganization()
-		return nil
-	}
 	return fmt.Errorf("unknown Event edge %s", name)
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqlgraph"
 )
 
 const (
@@ -39,17 +38,8 @@ const (
 	FieldDetails = "details"
 	// FieldDispatched holds the string denoting the dispatched field in the database.
 	FieldDispatched = "dispatched"
-	// EdgeOrganization holds the string denoting the organization edge name in mutations.
-	EdgeOrganization = "organization"
 	// Table holds the table name of the event in the database.
 	Table = "events"
-	// OrganizationTable is the table that holds the organization relation/edge.
-	OrganizationTable = "events"
-	// OrganizationInverseTable is the table name for the Organization entity.
-	// It exists in this package in order to avoid circular dependency with the "organization" package.
-	OrganizationInverseTable = "organizations"
-	// OrganizationColumn is the table column denoting the organization relation/edge.
-	OrganizationColumn = "organization_id"
 )
 
 // Columns holds all SQL columns for event fields.
@@ -176,18 +166,4 @@ func ByActorID(opts ...sql.OrderTermOption) OrderOption {
 // ByDispatched orders the results by the dispatched field.
 func ByDispatched(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDispatched, opts...).ToFunc()
-}
-
-// ByOrganizationField orders the results by organization field.
-func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newOrganizationStep(), sql.OrderByField(field, opts...))
-	}
-}
-func newOrganizationStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(OrganizationInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, false, OrganizationTable, OrganizationColumn),
-	)
 }

@@ -669,6 +669,7 @@ var (
 		{Name: "id", Type: field.TypeInt64, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
 		{Name: "public_id", Type: field.TypeString, Size: 64},
 		{Name: "type", Type: field.TypeString, Size: 64},
 		{Name: "object_kind", Type: field.TypeString, Size: 32},
@@ -678,26 +679,17 @@ var (
 		{Name: "actor_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "details", Type: field.TypeJSON},
 		{Name: "dispatched", Type: field.TypeBool, Default: false},
-		{Name: "organization_id", Type: field.TypeString, Size: 64},
 	}
 	// EventsTable holds the schema information for the "events" table.
 	EventsTable = &schema.Table{
 		Name:       "events",
 		Columns:    EventsColumns,
 		PrimaryKey: []*schema.Column{EventsColumns[0]},
-		ForeignKeys: []*schema.ForeignKey{
-			{
-				Symbol:     "events_organizations_organization",
-				Columns:    []*schema.Column{EventsColumns[12]},
-				RefColumns: []*schema.Column{OrganizationsColumns[0]},
-				OnDelete:   schema.NoAction,
-			},
-		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "event_dispatched_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[11], EventsColumns[1]},
+				Columns: []*schema.Column{EventsColumns[12], EventsColumns[1]},
 			},
 		},
 	}
@@ -2598,7 +2590,6 @@ func init() {
 	CustomFieldValuesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CustomFieldValuesTable.ForeignKeys[1].RefTable = SpacesTable
 	CustomFieldValuesTable.ForeignKeys[2].RefTable = CustomFieldsTable
-	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GitCommitsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GitCommitsTable.ForeignKeys[1].RefTable = SpacesTable
 	GitPagesTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -56,6 +56,10 @@ type OrgMixin struct {
 	// Unindexed leaves organization_id without an index, for a table never read by organization
 	// whose inserts must stay cheap (events: one index fewer in every write's transaction).
 	Unindexed bool
+	// Unreferenced leaves organization_id without the edge, so without a foreign key, for a table
+	// every write inserts into (events): the key's check locks the organization's row (FOR KEY
+	// SHARE on PostgreSQL) in each of them. Organizations are never deleted (decision 587).
+	Unreferenced bool
 }
 
 // Fields of OrgMixin.
@@ -69,6 +73,9 @@ func (m OrgMixin) Fields() []ent.Field {
 
 // Edges of OrgMixin.
 func (m OrgMixin) Edges() []ent.Edge {
+	if m.Unreferenced {
+		return nil
+	}
 	e := edge.To("organization", Organization.Type).Field("organization_id").Unique().Required()
 	if !m.Transferable {
 		e = e.Immutable()

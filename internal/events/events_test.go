@@ -17,7 +17,7 @@ import (
 // TestRecordCommitsWithTheWrite: an event is kept iff the transaction that records it commits,
 // on both databases, though on PostgreSQL its insert is sent with the COMMIT (decision 586): a
 // write that fails after recording leaves no event, and an event whose insert the database
-// refuses fails its write, which is then not kept either.
+// refuses (a constraint the test adds) fails its write, which is then not kept either.
 func TestRecordCommitsWithTheWrite(t *testing.T) {
 	e := testenv.New(t)
 	_, org := e.Bootstrap("ada@acme.io", "Acme")
@@ -66,8 +66,16 @@ func TestRecordCommitsWithTheWrite(t *testing.T) {
 	})
 
 	t.Run("ErrRefusedEventFailsTheWrite", func(t *testing.T) {
-		if err := write("Refused", "no-such-organization", "refused", nil); err == nil {
-			t.Fatal("an event of no organization was recorded")
+		refuse := `CREATE TRIGGER refuse_events BEFORE INSERT ON events WHEN NEW.object_id = 'refused'
+			BEGIN SELECT RAISE(ABORT, 'refused'); END`
+		if e.Store.Postgres() {
+			refuse = `ALTER TABLE events ADD CONSTRAINT refuse_events CHECK (object_id <> 'refused')`
+		}
+		if _, err := c.ExecContext(context.Background(), refuse); err != nil {
+			t.Fatal(err)
+		}
+		if err := write("Refused", org, "refused", nil); err == nil {
+			t.Fatal("an event the database refuses was recorded")
 		}
 		check(t, "refused", 0, "Committed")
 	})

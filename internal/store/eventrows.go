@@ -25,12 +25,16 @@ import (
 //
 // On SQLite the events table has neither AUTOINCREMENT nor the dispatcher's index (decision 562):
 // readers walk its row numbers, which SQLite's one writer gives in commit order (eventsByRow). A
-// SQLite table made with them is set aside the same way and copied back with its numbers.
+// SQLite table made with them, or with the foreign key to organizations that events no longer
+// have (decision 587; PostgreSQL drops the constraint in ent's migration), is set aside the same
+// way and copied back with its numbers.
 
 const (
-	textKeyedEvents     = "events_text_keyed"
-	autoincrementEvents = "events_autoincrement"
-	dispatchIndex       = "event_dispatched_created_at"
+	textKeyedEvents = "events_text_keyed"
+	// rebuiltEvents is a SQLite events table set aside to be made again (its name since decision
+	// 562, which rebuilt tables made with AUTOINCREMENT).
+	rebuiltEvents = "events_autoincrement"
+	dispatchIndex = "event_dispatched_created_at"
 )
 
 // eventsByRow is ent's migration on SQLite with the events table as SQLite keeps it: its rows
@@ -53,8 +57,8 @@ func eventsByRow(next schema.Differ) schema.Differ {
 	})
 }
 
-// setAsideEvents renames an events table keyed by text, or on SQLite one made with
-// AUTOINCREMENT, with its index and (on PostgreSQL) its key's index and trigger out of the new
+// setAsideEvents renames an events table keyed by text, or on SQLite one made with AUTOINCREMENT
+// or a foreign key, with its index and (on PostgreSQL) its key's index and trigger out of the new
 // table's way.
 func setAsideEvents(ctx context.Context, db entsql.ExecQuerier, postgres bool) error {
 	textKeyed, err := eventsKeyedByText(ctx, db, postgres)
@@ -66,10 +70,10 @@ func setAsideEvents(ctx context.Context, db entsql.ExecQuerier, postgres bool) e
 		if postgres {
 			return nil
 		}
-		if autoinc, err := eventsAutoincrement(ctx, db); err != nil || !autoinc {
+		if rebuild, err := sqliteEventsToRebuild(ctx, db); err != nil || !rebuild {
 			return err
 		}
-		aside = autoincrementEvents
+		aside = rebuiltEvents
 	}
 	statements := []string{`DROP INDEX IF EXISTS ` + dispatchIndex}
 	if postgres {
@@ -99,14 +103,15 @@ func eventsKeyedByText(ctx context.Context, db entsql.ExecQuerier, postgres bool
 	return columnType != "" && columnType != "integer" && columnType != "bigint", nil
 }
 
-// eventsAutoincrement reports whether the SQLite database has an events table made with
-// AUTOINCREMENT.
-func eventsAutoincrement(ctx context.Context, db entsql.ExecQuerier) (bool, error) {
+// sqliteEventsToRebuild reports whether the SQLite database has an events table made with
+// AUTOINCREMENT (before decision 562) or with a foreign key (before decision 587).
+func sqliteEventsToRebuild(ctx context.Context, db entsql.ExecQuerier) (bool, error) {
 	made, err := queryString(ctx, db, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'`)
 	if err != nil {
 		return false, fmt.Errorf("inspect the events table: %w", err)
 	}
-	return strings.Contains(strings.ToUpper(made), "AUTOINCREMENT"), nil
+	made = strings.ToUpper(made)
+	return strings.Contains(made, "AUTOINCREMENT") || strings.Contains(made, "FOREIGN KEY"), nil
 }
 
 // queryString is the first column of query's first row ("" when it has none).
@@ -131,7 +136,7 @@ const eventColumns = `created_at, updated_at, organization_id, type, object_kind
 // moveEventsBack copies the events set aside into the new table, in one transaction of writer.
 // Events keyed by text get their text ids as public ids, and rows numbered in the order they were
 // recorded; each webhook delivery gets its event's number (a delivery whose event the retention
-// removed keeps none). Events made with AUTOINCREMENT keep their numbers; a delivery whose event
+// removed keeps none). Events of a SQLite table rebuilt keep their numbers; a delivery whose event
 // the retention removed, numbered above every event kept, loses its number, which the next event
 // recorded would be given.
 func moveEventsBack(ctx context.Context, writer dialect.Driver) error {
@@ -151,7 +156,7 @@ func moveEventsBack(ctx context.Context, writer dialect.Driver) error {
 
 // movesBack are the statements that move the events set aside back (none when no table is aside).
 func movesBack(ctx context.Context, db entsql.ExecQuerier, postgres bool) ([]string, error) {
-	for _, aside := range []string{textKeyedEvents, autoincrementEvents} {
+	for _, aside := range []string{textKeyedEvents, rebuiltEvents} {
 		found, err := tableExists(ctx, db, postgres, aside)
 		if err != nil {
 			return nil, err
@@ -159,7 +164,7 @@ func movesBack(ctx context.Context, db entsql.ExecQuerier, postgres bool) ([]str
 		if !found {
 			continue
 		}
-		if aside == autoincrementEvents {
+		if aside == rebuiltEvents {
 			return []string{
 				`INSERT INTO events (id, public_id, ` + eventColumns + `) SELECT id, public_id, ` + eventColumns + ` FROM ` + aside + ` ORDER BY id`,
 				`UPDATE webhook_deliveries SET event_row = NULL WHERE event_row > (SELECT coalesce(max(id), 0) FROM events)`,

@@ -153,7 +153,7 @@ func TestMigrationRebuildsSQLiteEventsByRow(t *testing.T) {
 	}
 	defer st.Close()
 	if made := eventsTable(t, st); strings.Contains(made, "AUTOINCREMENT") || indexExists(t, st, "event_dispatched_created_at") ||
-		tableExists(st, "events_autoincrement") {
+		strings.Contains(made, "FOREIGN KEY") || tableExists(st, "events_autoincrement") {
 		t.Fatalf("the events table after the migration: %s, or with the index, or the old one left", made)
 	}
 	kept := st.Client.Event.Query().Order(event.ByID()).AllX(sys)
@@ -189,4 +189,84 @@ func eventsTable(t *testing.T, st *store.Store) string {
 		t.Fatal("no events table")
 	}
 	return made
+}
+
+// TestMigrationDropsEventsForeignKey: an events table with the foreign key to organizations
+// (before decision 587) loses it, its events keeping their numbers: PostgreSQL drops the
+// constraint, SQLite makes the table again.
+func TestMigrationDropsEventsForeignKey(t *testing.T) {
+	ctx := context.Background()
+	sys := accounts.System(ctx)
+	o := store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t)}
+	st, err := store.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	postgres := st.Driver.Dialect() == dialect.Postgres
+	if foreignKeys(t, st, postgres) != 0 {
+		t.Fatal("a new database's events have a foreign key")
+	}
+	org := st.Client.Organization.Create().SetTitle("Acme").SaveX(sys)
+	keyed := []string{`ALTER TABLE events ADD CONSTRAINT events_organizations_organization
+		FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE NO ACTION`}
+	if !postgres { // as ent made it on SQLite after decision 562
+		keyed = []string{`DROP TABLE events`,
+			"CREATE TABLE `events` (`id` integer NOT NULL PRIMARY KEY, `created_at` datetime NOT NULL, " +
+				"`updated_at` datetime NOT NULL, `public_id` text NOT NULL, `type` text NOT NULL, `object_kind` text NOT NULL, " +
+				"`object_id` text NOT NULL, `space_id` text NULL, `site_id` text NULL, `actor_id` text NULL, `details` json NOT NULL, " +
+				"`dispatched` bool NOT NULL DEFAULT (false), `organization_id` text NOT NULL, CONSTRAINT `events_organizations_organization` " +
+				"FOREIGN KEY (`organization_id`) REFERENCES `organizations` (`id`) ON DELETE NO ACTION)"}
+	}
+	for _, stmt := range append(keyed, `UPDATE bindery_schema SET fingerprint = 'older'`) {
+		if _, err := st.Client.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if foreignKeys(t, st, postgres) != 1 {
+		t.Fatal("the events' foreign key was not made")
+	}
+	for _, space := range []string{"s1", "s2"} {
+		if err := events.Record(sys, st.Client, events.Event{Type: events.SpaceCreated, Organization: org.ID,
+			ObjectKind: "space", ObjectID: space}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recorded := st.Client.Event.Query().Order(event.ByID()).AllX(sys)
+	st.Close()
+
+	if st, err = store.Open(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n := foreignKeys(t, st, postgres); n != 0 {
+		t.Fatalf("the events' foreign keys after the migration: %d", n)
+	}
+	kept := st.Client.Event.Query().Order(event.ByID()).AllX(sys)
+	if len(kept) != 2 || kept[0].ID != recorded[0].ID || kept[1].ID != recorded[1].ID || kept[1].PublicID != recorded[1].PublicID {
+		t.Fatalf("events after the migration: %+v, before: %+v", kept, recorded)
+	}
+	if err := events.Record(sys, st.Client, events.Event{Type: events.SpaceCreated, Organization: org.ID,
+		ObjectKind: "space", ObjectID: "s3"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// foreignKeys counts the foreign keys of the events table.
+func foreignKeys(t *testing.T, st *store.Store, postgres bool) int {
+	t.Helper()
+	query := `SELECT count(*) FROM pragma_foreign_key_list('events')`
+	if postgres {
+		query = `SELECT count(*) FROM information_schema.table_constraints
+			WHERE table_schema = current_schema() AND table_name = 'events' AND constraint_type = 'FOREIGN KEY'`
+	}
+	rows, err := st.Client.QueryContext(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	if !rows.Next() || rows.Scan(&n) != nil {
+		t.Fatal("no count of foreign keys")
+	}
+	return n
 }
