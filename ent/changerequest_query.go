@@ -803,6 +803,8 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequest.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequest.Table, changerequest.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), changerequest.Table, changerequest.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -1268,6 +1270,8 @@ func (_q *ChangeRequestQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequest.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequest.Table, changerequest.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), changerequest.Table, changerequest.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -584,6 +584,8 @@ func (_q *ChangeRequestReviewerQuery) sqlAll(ctx context.Context, hooks ...query
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequestreviewer.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequestreviewer.Table, changerequestreviewer.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), changerequestreviewer.Table, changerequestreviewer.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -822,6 +824,8 @@ func (_q *ChangeRequestReviewerQuery) sqlCount(ctx context.Context) (int, error)
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequestreviewer.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequestreviewer.Table, changerequestreviewer.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), changerequestreviewer.Table, changerequestreviewer.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -547,6 +547,8 @@ func (_q *CollectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*C
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(collection.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), collection.Table, collection.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), collection.Table, collection.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -764,6 +766,8 @@ func (_q *CollectionQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(collection.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), collection.Table, collection.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), collection.Table, collection.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

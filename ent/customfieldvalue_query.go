@@ -474,6 +474,8 @@ func (_q *CustomFieldValueQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(customfieldvalue.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), customfieldvalue.Table, customfieldvalue.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), customfieldvalue.Table, customfieldvalue.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -601,6 +603,8 @@ func (_q *CustomFieldValueQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(customfieldvalue.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), customfieldvalue.Table, customfieldvalue.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), customfieldvalue.Table, customfieldvalue.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

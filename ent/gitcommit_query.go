@@ -437,6 +437,8 @@ func (_q *GitCommitQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Gi
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(gitcommit.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), gitcommit.Table, gitcommit.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), gitcommit.Table, gitcommit.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -529,6 +531,8 @@ func (_q *GitCommitQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(gitcommit.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), gitcommit.Table, gitcommit.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), gitcommit.Table, gitcommit.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -400,6 +400,8 @@ func (_q *InviteLinkQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*I
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(invitelink.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), invitelink.Table, invitelink.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), invitelink.Table, invitelink.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -457,6 +459,8 @@ func (_q *InviteLinkQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(invitelink.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), invitelink.Table, invitelink.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), invitelink.Table, invitelink.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -474,6 +474,8 @@ func (_q *OpenAPISpecQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispec.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispec.Table, openapispec.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), openapispec.Table, openapispec.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -606,6 +608,8 @@ func (_q *OpenAPISpecQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispec.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispec.Table, openapispec.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), openapispec.Table, openapispec.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -438,6 +438,8 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(organization.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), organization.Table, organization.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), organization.Table, organization.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -534,6 +536,8 @@ func (_q *OrganizationQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(organization.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), organization.Table, organization.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), organization.Table, organization.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -548,6 +548,8 @@ func (_q *PermissionGrantQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(permissiongrant.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -757,6 +759,8 @@ func (_q *PermissionGrantQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(permissiongrant.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -548,6 +548,8 @@ func (_q *ReactionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rea
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(reaction.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), reaction.Table, reaction.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), reaction.Table, reaction.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -751,6 +753,8 @@ func (_q *ReactionQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(reaction.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), reaction.Table, reaction.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), reaction.Table, reaction.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

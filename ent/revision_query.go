@@ -548,6 +548,8 @@ func (_q *RevisionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rev
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(revision.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), revision.Table, revision.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), revision.Table, revision.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -751,6 +753,8 @@ func (_q *RevisionQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(revision.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), revision.Table, revision.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), revision.Table, revision.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -437,6 +437,8 @@ func (_q *SAMLProviderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlprovider.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -532,6 +534,8 @@ func (_q *SAMLProviderQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlprovider.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

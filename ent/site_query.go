@@ -548,6 +548,8 @@ func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, e
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(site.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), site.Table, site.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), site.Table, site.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -754,6 +756,8 @@ func (_q *SiteQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(site.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), site.Table, site.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), site.Table, site.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -360,6 +360,8 @@ func (_q *SiteInsightVisitorQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteinsightvisitor.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteinsightvisitor.Table, siteinsightvisitor.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), siteinsightvisitor.Table, siteinsightvisitor.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -381,6 +383,8 @@ func (_q *SiteInsightVisitorQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteinsightvisitor.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteinsightvisitor.Table, siteinsightvisitor.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), siteinsightvisitor.Table, siteinsightvisitor.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -474,6 +474,8 @@ func (_q *SitePublishingAuthQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitepublishingauth.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitepublishingauth.Table, sitepublishingauth.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitepublishingauth.Table, sitepublishingauth.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -604,6 +606,8 @@ func (_q *SitePublishingAuthQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitepublishingauth.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitepublishingauth.Table, sitepublishingauth.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitepublishingauth.Table, sitepublishingauth.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

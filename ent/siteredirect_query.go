@@ -511,6 +511,8 @@ func (_q *SiteRedirectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteredirect.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -679,6 +681,8 @@ func (_q *SiteRedirectQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteredirect.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

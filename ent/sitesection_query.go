@@ -512,6 +512,8 @@ func (_q *SiteSectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesection.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesection.Table, sitesection.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitesection.Table, sitesection.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -682,6 +684,8 @@ func (_q *SiteSectionQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesection.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesection.Table, sitesection.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitesection.Table, sitesection.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

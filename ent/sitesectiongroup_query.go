@@ -475,6 +475,8 @@ func (_q *SiteSectionGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesectiongroup.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesectiongroup.Table, sitesectiongroup.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitesectiongroup.Table, sitesectiongroup.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -607,6 +609,8 @@ func (_q *SiteSectionGroupQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesectiongroup.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesectiongroup.Table, sitesectiongroup.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitesectiongroup.Table, sitesectiongroup.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -511,6 +511,8 @@ func (_q *SiteSpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Si
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitespace.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitespace.Table, sitespace.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitespace.Table, sitespace.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -676,6 +678,8 @@ func (_q *SiteSpaceQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitespace.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitespace.Table, sitespace.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), sitespace.Table, sitespace.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -696,6 +696,8 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(space.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), space.Table, space.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), space.Table, space.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -1054,6 +1056,8 @@ func (_q *SpaceQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(space.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), space.Table, space.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), space.Table, space.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

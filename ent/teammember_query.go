@@ -474,6 +474,8 @@ func (_q *TeamMemberQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*T
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(teammember.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), teammember.Table, teammember.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), teammember.Table, teammember.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
@@ -601,6 +603,8 @@ func (_q *TeamMemberQuery) sqlCount(ctx context.Context) (int, error) {
 	}
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(teammember.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), teammember.Table, teammember.Columns)
+	} else if _spec.From == nil && len(_q.ctx.Fields) > 0 {
+		sqlcols.QualifyEach(_q.driver.Dialect(), teammember.Table, teammember.Columns, _spec.Node.Columns)
 	}
 	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields

@@ -70,7 +70,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	}
 	// The complexity, depth and alias limits walk a document once: a document sent again without
 	// variables is not walked again (limits.Static).
-	srv.Use(limits.NewStatic(extension.FixedComplexityLimit(l.Complexity), limits.Depth(l.Depth), limits.Aliases(l.Aliases)))
+	srv.Use(limits.NewStatic(cachedDocumentBytes, extension.FixedComplexityLimit(l.Complexity), limits.Depth(l.Depth), limits.Aliases(l.Aliases)))
 	srv.Use(limits.ChargeCost{}) // after the complexity limit, which computes the cost
 	srv.Use(textLiterals{})
 	srv.Use(eventViewers{}) // each event's answer as its subscriber's viewer then

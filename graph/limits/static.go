@@ -2,12 +2,10 @@ package limits
 
 import (
 	"context"
-	"runtime"
-	"sync"
-	"weak"
 
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/binderyhq/bindery/internal/sizedlru"
 
 	"github.com/99designs/gqlgen/graphql"
 )
@@ -23,14 +21,17 @@ type StaticCheck interface {
 
 // Static runs its checks in order and remembers, for each operation without variables that
 // passed them all, the statistics they recorded (the complexity ChargeCost charges), which it
-// records again for that operation without running them. gqlgen's query cache hands every
-// request of a kept document the same parsed operation, so a document sent again is not walked
-// again; a memory is dropped when its operation is collected, as the cache lets it go. An
-// operation with variables, or one a check refused, is checked on every request.
+// records again for a later request of the same query text and operation name without running
+// them: without variables the verdict depends on that text alone. What it remembers is bounded
+// by the bytes of the texts, least recently used first out. An operation with variables, one a
+// check refused, or one without a query text, is checked on every request.
 type Static struct {
 	Checks []StaticCheck
-	passed *sync.Map // weak.Pointer[ast.OperationDefinition] → []recordedStat
+	passed *sizedlru.Cache[staticKey, []recordedStat]
 }
+
+// staticKey names an operation of a query text.
+type staticKey struct{ query, operation string }
 
 // recordedStat is a statistic a check recorded under its extension's name.
 type recordedStat struct {
@@ -43,9 +44,9 @@ var _ interface {
 	graphql.OperationContextMutator
 } = Static{}
 
-// NewStatic returns Static over checks.
-func NewStatic(checks ...StaticCheck) Static {
-	return Static{Checks: checks, passed: &sync.Map{}}
+// NewStatic returns Static over checks, remembering operations within budget bytes of query text.
+func NewStatic(budget int, checks ...StaticCheck) Static {
+	return Static{Checks: checks, passed: sizedlru.New[staticKey, []recordedStat](budget)}
 }
 
 // ExtensionName implements graphql.HandlerExtension.
@@ -64,12 +65,11 @@ func (s Static) Validate(schema graphql.ExecutableSchema) error {
 // MutateOperationContext implements graphql.OperationContextMutator.
 func (s Static) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
 	op := operation(opCtx)
-	remember := op != nil && len(op.VariableDefinitions) == 0 && s.passed != nil
-	var key weak.Pointer[ast.OperationDefinition]
+	remember := op != nil && len(op.VariableDefinitions) == 0 && opCtx.RawQuery != "" && s.passed != nil
+	key := staticKey{opCtx.RawQuery, opCtx.OperationName}
 	if remember {
-		key = weak.Make(op)
-		if stats, ok := s.passed.Load(key); ok {
-			for _, st := range stats.([]recordedStat) {
+		if stats, ok := s.passed.Get(key); ok {
+			for _, st := range stats {
 				opCtx.Stats.SetExtension(st.name, st.value)
 			}
 			return nil
@@ -89,9 +89,6 @@ func (s Static) MutateOperationContext(ctx context.Context, opCtx *graphql.Opera
 			stats = append(stats, recordedStat{c.ExtensionName(), v})
 		}
 	}
-	if _, loaded := s.passed.LoadOrStore(key, stats); !loaded {
-		passed := s.passed
-		runtime.AddCleanup(op, func(k weak.Pointer[ast.OperationDefinition]) { passed.Delete(k) }, key)
-	}
+	s.passed.Add(key, stats, len(key.query)+len(key.operation))
 	return nil
 }

@@ -2,37 +2,33 @@ package limits
 
 import (
 	"context"
-	"runtime"
+	"fmt"
 	"testing"
-	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/99designs/gqlgen/graphql"
 )
 
-// TestStaticForgetsCollectedOperations: what Static remembers of an operation goes when the
-// operation is collected, so it holds no more than the query cache keeps.
-func TestStaticForgetsCollectedOperations(t *testing.T) {
-	s := NewStatic(Depth(3))
-	for range 10 {
+// TestStaticRemembersWithinBudget: Static remembers operations by query text within its budget
+// of text bytes, the least recently used going first.
+func TestStaticRemembersWithinBudget(t *testing.T) {
+	const texts = 100
+	s := NewStatic(texts*len("{ name } #00")/2, Depth(3))
+	for i := range texts {
 		op := &ast.OperationDefinition{Operation: ast.Query, SelectionSet: ast.SelectionSet{&ast.Field{Name: "name"}}}
-		if err := s.MutateOperationContext(context.Background(), &graphql.OperationContext{Doc: &ast.QueryDocument{}, Operation: op}); err != nil {
+		opCtx := &graphql.OperationContext{RawQuery: fmt.Sprintf("{ name } #%02d", i), Doc: &ast.QueryDocument{}, Operation: op}
+		if err := s.MutateOperationContext(context.Background(), opCtx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	remembered := func() (n int) {
-		s.passed.Range(func(any, any) bool { n++; return true })
-		return n
+	if n := s.passed.Bytes(); n == 0 || n > texts*len("{ name } #00")/2 {
+		t.Fatalf("remembered %d bytes of query text, want some within the budget", n)
 	}
-	if n := remembered(); n != 10 {
-		t.Fatalf("remembered %d operations, want 10", n)
+	if _, ok := s.passed.Get(staticKey{query: "{ name } #99"}); !ok {
+		t.Fatal("the last operation checked is not remembered")
 	}
-	for deadline := time.Now().Add(10 * time.Second); remembered() > 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d operations still remembered after they were collected", remembered())
-		}
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+	if _, ok := s.passed.Get(staticKey{query: "{ name } #00"}); ok {
+		t.Fatal("the first operation checked is still remembered past the budget")
 	}
 }

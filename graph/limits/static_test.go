@@ -54,7 +54,7 @@ func staticExecutor(checked *atomic.Int64, complexities *[]int) *executor.Execut
 		},
 	})
 	exec.SetQueryCache(limits.NewDocumentCache(10, 1<<20))
-	exec.Use(limits.NewStatic(extension.FixedComplexityLimit(100), limits.Depth(3), counted{checked}))
+	exec.Use(limits.NewStatic(1<<20, extension.FixedComplexityLimit(100), limits.Depth(3), counted{checked}))
 	return exec
 }
 
@@ -145,7 +145,7 @@ func BenchmarkStaticLimits(b *testing.B) {
 			exec.SetQueryCache(limits.NewDocumentCache(10, 1<<20))
 			checks := []limits.StaticCheck{extension.FixedComplexityLimit(5000), limits.Depth(12), limits.Aliases(30)}
 			if name == "static" {
-				exec.Use(limits.NewStatic(checks...))
+				exec.Use(limits.NewStatic(1<<20, checks...))
 			} else {
 				for _, c := range checks {
 					exec.Use(c)

@@ -262,7 +262,11 @@ func logAccess(r *http.Request, q *request, route string, took time.Duration) {
 	if q.userID == "" {
 		n-- // anonymous
 	}
-	log.LogAttrs(ctx, level, "request", attrs[:n]...)
+	// Handled as a record of no caller: Logger.LogAttrs walks the stack for the caller, which
+	// for the access log is always this line, and which no handler of Bindery writes.
+	rec := slog.NewRecord(time.Now(), level, "request", 0)
+	rec.AddAttrs(attrs[:n]...)
+	_ = log.Handler().Handle(ctx, rec) // as LogAttrs, which drops a handler's error
 }
 
 // incomingID returns a request id sent by a client or proxy when it is 1 to 64 letters, digits,

@@ -27,3 +27,25 @@ func TestQualifiedAsEntWritesThem(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifyEachAsEntWritesThem: a query of some columns, and a column that is not the table's,
+// is the same SQL with the columns QualifyEach qualified.
+func TestQualifyEachAsEntWritesThem(t *testing.T) {
+	all := []string{"id", "title", "organization_id"}
+	selectSome := func(d string, cols []string) string {
+		s := sql.Dialect(d).Select().From(sql.Dialect(d).Table("spaces"))
+		q, _ := s.Select(s.Columns(cols...)...).Query()
+		return q
+	}
+	for _, d := range []string{dialect.SQLite, dialect.Postgres} {
+		some := []string{"id", "organization_id", "parent_id"}
+		want := selectSome(d, some)
+		QualifyEach(d, "spaces", all, some)
+		if some[2] != "parent_id" {
+			t.Fatalf("%s: a column not of the table became %q", d, some[2])
+		}
+		if q := selectSome(d, some); q != want {
+			t.Fatalf("%s: %s\nent writes %s", d, q, want)
+		}
+	}
+}
