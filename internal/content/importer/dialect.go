@@ -300,11 +300,24 @@ func (o *outline) place(p, title string, parent *url.URL) *url.URL {
 // section adds a page of its own for a section of the table of contents that has none: empty,
 // titled as the section.
 func (o *outline) section(dir, title string, parent *url.URL) *url.URL {
-	o.serial++
-	loc := fileURL(path.Join(dir, fmt.Sprintf(".section-%d", o.serial)))
-	o.b.site.Pages = append(o.b.site.Pages, Page{Location: loc, NavTitle: cmp.Or(strings.TrimSpace(title), "Untitled"), Parent: parent})
 	o.notes.convert(0, "the section %q → an empty page of that title", title)
-	return loc
+	return o.add(dir, Page{NavTitle: title, Parent: parent})
+}
+
+// group adds a group of the table of contents: a top-level page without a document, titled as
+// the group, that holds the pages listed under it.
+func (o *outline) group(dir, title string) *url.URL {
+	o.notes.convert(0, "the group %q → a group of that title", title)
+	return o.add(dir, Page{NavTitle: title, Group: true})
+}
+
+// add adds a page that no file of the upload is, at a location of its own in dir.
+func (o *outline) add(dir string, pg Page) *url.URL {
+	o.serial++
+	pg.Location = fileURL(path.Join(dir, fmt.Sprintf(".section-%d", o.serial)))
+	pg.NavTitle = cmp.Or(strings.TrimSpace(pg.NavTitle), "Untitled")
+	o.b.site.Pages = append(o.b.site.Pages, pg)
+	return pg.Location
 }
 
 // finish places the pages the table of contents does not list, hidden (why says why), and
