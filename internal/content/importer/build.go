@@ -334,7 +334,8 @@ func (a *applier) insertFiles(p *plan) ([]string, error) {
 }
 
 // insertPages inserts the pages, parents first, with their titles (a Group as a group), and
-// returns their ids by page index. A parent inserted by an earlier batch is named by id, one of the same batch by ref.
+// returns their ids by page index. A parent inserted by an earlier batch is named by id, one of
+// the same batch by ref.
 func (a *applier) insertPages(p *plan) ([]string, error) {
 	ids := make([]string, len(p.pages))
 	for batch := range slices.Chunk(p.order, edit.MaxChanges) {
