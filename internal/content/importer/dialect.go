@@ -3,6 +3,7 @@ package importer
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -268,10 +269,14 @@ type outline struct {
 	source string // the table of contents' file, which the warnings name
 	notes  notes  // what reading the table of contents noted
 	serial int    // the sections made so far
+	// folders are pages that hold a folder without being its file (a GitBook group holds the
+	// folder of its slug), by the folder's page key: a page left out is placed under them by path.
+	folders map[string]*url.URL
 }
 
 func newOutline(b *siteBuilder, root string, drafts []*draft, source string) *outline {
-	o := &outline{b: b, root: root, drafts: map[string]*draft{}, placed: map[string]bool{}, source: source}
+	o := &outline{b: b, root: root, drafts: map[string]*draft{}, placed: map[string]bool{}, source: source,
+		folders: map[string]*url.URL{}}
 	for _, d := range drafts {
 		o.drafts[d.path] = d
 	}
@@ -348,7 +353,7 @@ func (o *outline) rest(mark func(*draft)) {
 		}
 	}
 	slices.SortFunc(rest, func(a, b string) int { return comparePaths(fileURL(a), fileURL(b)) })
-	keys := map[string]*url.URL{}
+	keys := maps.Clone(o.folders) // a page of the folder's own wins
 	for _, pg := range o.b.site.Pages {
 		keys[PageKey(pg.Location)] = pg.Location
 	}

@@ -141,7 +141,8 @@ func (g *gitbook) readSummary(src []byte) {
 
 // groupSlugs gives each group the slug of the folder its first page's file is in, below the
 // root folder: GitBook puts a group's pages in a folder of its slug, which may not be its
-// title's (a group renamed), and a re-import matches a group by its folder.
+// title's (a group renamed), and a re-import matches a group by its folder. The pages of that
+// folder SUMMARY.md leaves out go under the group, hidden.
 func (g *gitbook) groupSlugs() {
 	first := map[*url.URL]string{} // group → the folder of its first page
 	for _, pg := range g.b.site.Pages {
@@ -156,8 +157,9 @@ func (g *gitbook) groupSlugs() {
 		first[pg.Parent] = dir
 	}
 	for i, pg := range g.b.site.Pages {
-		if pg.Group && first[pg.Location] != "" {
-			g.b.site.Pages[i].Slug = edit.Slugify(first[pg.Location])
+		if dir := first[pg.Location]; pg.Group && dir != "" {
+			g.b.site.Pages[i].Slug = edit.Slugify(dir)
+			g.folders[PageKey(fileURL(path.Join(g.root, dir)))] = pg.Location
 		}
 	}
 }

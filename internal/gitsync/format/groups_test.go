@@ -10,7 +10,7 @@ import (
 )
 
 // groupedSpace has two groups, one whose slug is not its title's, holding pages nested three
-// deep, after two pages outside any group.
+// deep (and a hidden one, which SUMMARY.md does not list), after two pages outside any group.
 func groupedSpace() *space {
 	return newSpace().
 		page(tree.Page{ID: "home", Title: "Welcome", Slug: "welcome"}, "Start with [install](/pages/install).\n").
@@ -20,6 +20,7 @@ func groupedSpace() *space {
 		page(tree.Page{ID: "linux", Parent: "install", Title: "Linux", Slug: "linux"}, "Packages.\n").
 		page(tree.Page{ID: "debian", Parent: "linux", Title: "Debian", Slug: "debian"}, "apt, see [the users](/pages/users).\n").
 		page(tree.Page{ID: "configure", Parent: "guides", Title: "Configure", Slug: "configure"}, "Set it.\n").
+		page(tree.Page{ID: "draft", Parent: "guides", Title: "Draft", Slug: "draft", Hidden: true}, "Not yet.\n").
 		page(tree.Page{ID: "ref", Title: "API reference", Slug: "api", Type: tree.TypeGroup}, "").
 		page(tree.Page{ID: "endpoints", Parent: "ref", Title: "Endpoints", Slug: "endpoints"}, "All of them.\n").
 		page(tree.Page{ID: "users", Parent: "endpoints", Title: "Users", Slug: "users"}, "GET /users, back [home](/pages/home).\n")
@@ -61,6 +62,9 @@ func TestGroupsRoundTrip(t *testing.T) {
 	fresh, err := Import(Space{Tree: tree.New(nil), Bodies: map[string]string{}}, ups, testEnv())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if d := fresh.Tree.ByPath("guides/draft"); d == nil || !d.Hidden {
+		t.Fatalf("the hidden page of a group: %+v", d)
 	}
 	var groups []string
 	fresh.Tree.Walk(func(p *tree.Page, path string) {
