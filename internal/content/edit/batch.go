@@ -34,6 +34,9 @@ func newBatch(base *tree.Tree, env Env) *batch {
 }
 
 func (b *batch) apply(c Change) error {
+	if c.Type != "" && c.Op != OpInsertPage {
+		return badf("type: only insert_page takes one")
+	}
 	switch c.Op {
 	case OpInsertPage:
 		return b.insertPage(c)
@@ -64,7 +67,11 @@ func (b *batch) insertPage(c Change) error {
 	if err != nil {
 		return err
 	}
-	p := &tree.Page{ID: b.env.NewID(), Parent: parent, Type: tree.TypeDocument, Title: "Untitled",
+	typ, err := pageType(c.Type, parent)
+	if err != nil {
+		return err
+	}
+	p := &tree.Page{ID: b.env.NewID(), Parent: parent, Type: typ, Title: "Untitled",
 		CreatedAt: b.env.Now, UpdatedAt: b.env.Now}
 	if err := b.setFields(p, c.Fields); err != nil {
 		return err
@@ -82,6 +89,25 @@ func (b *batch) insertPage(c Change) error {
 	b.touch("created_page", p.ID, c.Ref)
 	return nil
 }
+
+// pageType is the type of a page inserted under parent ("" for the top level): a document unless
+// typ says group. A group is a top-level page, as GitBook's are (its SUMMARY.md gives them as
+// "##" headings between the lists of pages).
+func pageType(typ, parent string) (string, error) {
+	switch typ {
+	case "", tree.TypeDocument:
+		return tree.TypeDocument, nil
+	case tree.TypeGroup:
+		if parent != "" {
+			return "", errGroupNested
+		}
+		return tree.TypeGroup, nil
+	}
+	return "", badf("type: %q is not one of %s, %s", typ, tree.TypeDocument, tree.TypeGroup)
+}
+
+// errGroupNested refuses a group below the top level.
+var errGroupNested = badf("into: a group is a top-level page, never under another page")
 
 func (b *batch) updatePage(c Change) error {
 	old, err := b.page(c.Page)
@@ -113,6 +139,9 @@ func (b *batch) move(p *tree.Page, c Change) error {
 		}
 		if parent != "" && b.t.IsUnder(parent, p.ID) {
 			return badf("into: a page cannot move under itself or one of its descendants")
+		}
+		if parent != "" && p.Type == tree.TypeGroup {
+			return errGroupNested
 		}
 	}
 	at := c.At
@@ -294,6 +323,10 @@ func boolInt(v bool) int {
 // title (decision 290).
 func (b *batch) setFields(p *tree.Page, f Fields) error {
 	switch {
+	case p.Type == tree.TypeGroup && (f.Markdown != nil || f.Body != nil):
+		return badf("document: a group has none, only the pages under it")
+	case p.Type == tree.TypeGroup && f.Description != nil:
+		return badf("description: a group has none")
 	case f.Markdown != nil && f.Body != nil:
 		return badf("document: give the page as markdown or as a JSON document, not both")
 	case f.Body != nil:

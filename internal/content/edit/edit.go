@@ -47,6 +47,9 @@ type Change struct {
 	// inserted.
 	Reusable string
 	Ref      string // insert_page: the batch-local name other pages' links may use; insert_reusable_content: the name later changes may use
+	// Type is what insert_page inserts: tree.TypeDocument ("" too) or tree.TypeGroup, a page that
+	// only groups the pages under it — at the top level, without a document, as GitBook's groups.
+	Type string
 	// Into is the parent: for insert_page "" means the top level; for update_page IntoSet says
 	// whether to move, and Into "" means the top level.
 	Into    string

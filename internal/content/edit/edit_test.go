@@ -98,6 +98,22 @@ func TestInsertPages(t *testing.T) {
 // TestTitleAndHeading: a change's title names the page whatever heading its Markdown starts with
 // (the heading stays in the body unless it repeats the title); without a title the heading names
 // it; front matter wins over both (decision 290).
+// TestInsertGroup: a group is a top-level page without a document; pages go under it as under
+// any page.
+func TestInsertGroup(t *testing.T) {
+	o := apply(t,
+		Change{Op: OpInsertPage, Ref: "g", Type: tree.TypeGroup, At: ptr(1), Fields: Fields{Title: ptr("Reference"), Emoji: ptr("📚")}},
+		Change{Op: OpInsertPage, Into: "g", Fields: Fields{Title: ptr("Endpoints"), Markdown: ptr("GET /\n")}},
+		Change{Op: OpUpdatePage, Page: "api", IntoSet: true, Into: "g"},
+	)
+	if got, want := paths(o.Tree), []string{"guides", "guides/intro", "reference", "reference/endpoints", "reference/api"}; !slices.Equal(got, want) {
+		t.Errorf("tree = %v, want %v", got, want)
+	}
+	if g := o.Tree.Page("n1"); g.Type != tree.TypeGroup || g.Body != "" || g.Emoji != "📚" || o.Tree.Page("n2").Type != tree.TypeDocument {
+		t.Errorf("group %+v, page %+v", g, o.Tree.Page("n2"))
+	}
+}
+
 func TestTitleAndHeading(t *testing.T) {
 	o := apply(t,
 		Change{Op: OpInsertPage, Fields: Fields{Title: ptr("Install"), Markdown: ptr("# Installation guide\n\nRun it.\n")}},
@@ -190,6 +206,15 @@ func TestInvalidChanges(t *testing.T) {
 		{"NoFiles", []Change{{Op: OpInsertFiles}}, 0, "files: holds 1 to 20"},
 		{"RevertUnknownRevision", []Change{{Op: OpRevertPage, Page: "api", Version: "r9"}}, 0, `no revision "r9"`},
 		{"DeleteTwice", []Change{{Op: OpDeletePage, Page: "api"}, {Op: OpDeletePage, Page: "api"}}, 1, `no page "api"`},
+		{"UnknownType", []Change{{Op: OpInsertPage, Type: "link"}}, 0, `type: "link" is not one of`},
+		{"TypeOnUpdate", []Change{{Op: OpUpdatePage, Page: "api", Type: tree.TypeGroup}}, 0, "type: only insert_page"},
+		{"GroupNested", []Change{{Op: OpInsertPage, Type: tree.TypeGroup, Into: "guides"}}, 0, "into: a group is a top-level page"},
+		{"GroupDocument", []Change{{Op: OpInsertPage, Type: tree.TypeGroup, Fields: Fields{Markdown: ptr("# G\n\nText.\n")}}}, 0, "document: a group has none"},
+		{"GroupDescription", []Change{{Op: OpInsertPage, Type: tree.TypeGroup, Fields: Fields{Title: ptr("G"), Description: ptr("d")}}}, 0, "description: a group has none"},
+		{"GroupMovedUnder", []Change{{Op: OpInsertPage, Ref: "g", Type: tree.TypeGroup},
+			{Op: OpUpdatePage, Page: "g", IntoSet: true, Into: "api"}}, 1, "into: a group is a top-level page"},
+		{"GroupBodyLater", []Change{{Op: OpInsertPage, Ref: "g", Type: tree.TypeGroup},
+			{Op: OpUpdatePage, Page: "g", Fields: Fields{Body: ptr("Text.\n")}}}, 1, "document: a group has none"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

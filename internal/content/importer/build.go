@@ -333,8 +333,9 @@ func (a *applier) insertFiles(p *plan) ([]string, error) {
 	return ids, err
 }
 
-// insertPages inserts the pages, parents first, with their titles, and returns their ids by
-// page index. A parent inserted by an earlier batch is named by id, one of the same batch by ref.
+// insertPages inserts the pages, parents first, with their titles (a Group as a group), and
+// returns their ids by page index. A parent inserted by an earlier batch is named by id, one of
+// the same batch by ref.
 func (a *applier) insertPages(p *plan) ([]string, error) {
 	ids := make([]string, len(p.pages))
 	for batch := range slices.Chunk(p.order, edit.MaxChanges) {
@@ -349,6 +350,9 @@ func (a *applier) insertPages(p *plan) ([]string, error) {
 				fields.Hidden = &p.pages[i].Hidden
 			}
 			changes[k] = edit.Change{Op: edit.OpInsertPage, Ref: ref(i), Into: into, Fields: fields}
+			if p.pages[i].Group {
+				changes[k].Type = tree.TypeGroup
+			}
 		}
 		outcomes, err := a.apply(changes)
 		if err != nil {

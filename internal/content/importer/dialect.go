@@ -3,6 +3,7 @@ package importer
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -268,10 +269,14 @@ type outline struct {
 	source string // the table of contents' file, which the warnings name
 	notes  notes  // what reading the table of contents noted
 	serial int    // the sections made so far
+	// folders are pages that hold a folder without being its file (a GitBook group holds the
+	// folder of its slug), by the folder's page key: a page left out is placed under them by path.
+	folders map[string]*url.URL
 }
 
 func newOutline(b *siteBuilder, root string, drafts []*draft, source string) *outline {
-	o := &outline{b: b, root: root, drafts: map[string]*draft{}, placed: map[string]bool{}, source: source}
+	o := &outline{b: b, root: root, drafts: map[string]*draft{}, placed: map[string]bool{}, source: source,
+		folders: map[string]*url.URL{}}
 	for _, d := range drafts {
 		o.drafts[d.path] = d
 	}
@@ -300,11 +305,24 @@ func (o *outline) place(p, title string, parent *url.URL) *url.URL {
 // section adds a page of its own for a section of the table of contents that has none: empty,
 // titled as the section.
 func (o *outline) section(dir, title string, parent *url.URL) *url.URL {
-	o.serial++
-	loc := fileURL(path.Join(dir, fmt.Sprintf(".section-%d", o.serial)))
-	o.b.site.Pages = append(o.b.site.Pages, Page{Location: loc, NavTitle: cmp.Or(strings.TrimSpace(title), "Untitled"), Parent: parent})
 	o.notes.convert(0, "the section %q → an empty page of that title", title)
-	return loc
+	return o.add(dir, Page{NavTitle: title, Parent: parent})
+}
+
+// group adds a group of the table of contents: a top-level page without a document, titled as
+// the group, that holds the pages listed under it.
+func (o *outline) group(dir, title string) *url.URL {
+	o.notes.convert(0, "the group %q → a group of that title", title)
+	return o.add(dir, Page{NavTitle: title, Group: true})
+}
+
+// add adds a page that no file of the upload is, at a location of its own in dir.
+func (o *outline) add(dir string, pg Page) *url.URL {
+	o.serial++
+	pg.Location = fileURL(path.Join(dir, fmt.Sprintf(".section-%d", o.serial)))
+	pg.NavTitle = cmp.Or(strings.TrimSpace(pg.NavTitle), "Untitled")
+	o.b.site.Pages = append(o.b.site.Pages, pg)
+	return pg.Location
 }
 
 // finish places the pages the table of contents does not list, hidden (why says why), and
@@ -335,7 +353,7 @@ func (o *outline) rest(mark func(*draft)) {
 		}
 	}
 	slices.SortFunc(rest, func(a, b string) int { return comparePaths(fileURL(a), fileURL(b)) })
-	keys := map[string]*url.URL{}
+	keys := maps.Clone(o.folders) // a page of the folder's own wins
 	for _, pg := range o.b.site.Pages {
 		keys[PageKey(pg.Location)] = pg.Location
 	}

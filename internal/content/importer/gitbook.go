@@ -16,7 +16,8 @@ import (
 
 // gitbook lays out a GitBook repository as Git Sync writes one: the pages of its root folder (the
 // .gitbook.yaml's root, else SUMMARY.md's folder) in the order, nesting and titles of SUMMARY.md,
-// a "## Group" of it an empty page holding the group's pages; the README first.
+// a "## Group" of it a group (a top-level page without a document) holding the group's pages;
+// the README first.
 type gitbook struct {
 	*outline
 	root, readme, summary string
@@ -52,6 +53,7 @@ func gitbookSite(ups []upload, marker string) Site {
 	}
 	g.outline = newOutline(b, g.root, drafts, g.summary)
 	g.readSummary(summary)
+	g.groupSlugs()
 	if readme := g.readme; g.drafts[readme] != nil && !g.placed[readme] {
 		g.place(readme, "", nil)
 		pages := b.site.Pages
@@ -120,7 +122,8 @@ func orDefault(s, def string) string {
 }
 
 // readSummary places the pages SUMMARY.md lists: its lists' links nested as the lists nest, each
-// "##" heading (a group) an empty page holding the lists under it.
+// heading below the first level a group holding the lists under it (GitBook writes "##"; its
+// "# Table of contents" is the title, no group).
 func (g *gitbook) readSummary(src []byte) {
 	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
 	var group *url.URL
@@ -128,10 +131,35 @@ func (g *gitbook) readSummary(src []byte) {
 		switch n := n.(type) {
 		case *ast.Heading:
 			if n.Level > 1 {
-				group = g.section(g.root, markdown.TextOf(n, src), nil)
+				group = g.group(g.root, markdown.TextOf(n, src))
 			}
 		case *ast.List:
 			g.list(n, src, group, 0)
+		}
+	}
+}
+
+// groupSlugs gives each group the slug of the folder its first page's file is in, below the
+// root folder: GitBook puts a group's pages in a folder of its slug, which may not be its
+// title's (a group renamed), and a re-import matches a group by its folder. The pages of that
+// folder SUMMARY.md leaves out go under the group, hidden.
+func (g *gitbook) groupSlugs() {
+	first := map[*url.URL]string{} // group → the folder of its first page
+	for _, pg := range g.b.site.Pages {
+		if _, seen := first[pg.Parent]; pg.Parent == nil || seen {
+			continue
+		}
+		rel, _ := under(strings.TrimPrefix(pg.Location.Path, "/"), g.root)
+		dir, _, nested := strings.Cut(rel, "/")
+		if !nested {
+			dir = ""
+		}
+		first[pg.Parent] = dir
+	}
+	for i, pg := range g.b.site.Pages {
+		if dir := first[pg.Location]; pg.Group && dir != "" {
+			g.b.site.Pages[i].Slug = edit.Slugify(dir)
+			g.folders[PageKey(fileURL(path.Join(g.root, dir)))] = pg.Location
 		}
 	}
 }

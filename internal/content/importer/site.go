@@ -51,6 +51,9 @@ type Page struct {
 	Parent   *url.URL // the Location of its parent page when the Site is an Outline
 	Hidden   bool     // kept out of the table of contents (a page no outline lists, a draft)
 	Slug     string   // the slug it asks for, used when no sibling has it
+	// Group says the page is a group (tree.TypeGroup): a top-level page without a document that
+	// holds the pages under it, as a GitBook SUMMARY.md's "##" headings.
+	Group bool
 	// Aliases are other locations links name it by (a Docusaurus doc's URL "/docs/guide/install").
 	Aliases []*url.URL
 	// DocID is a name links may give it as written, not resolved (a Docusaurus doc id).

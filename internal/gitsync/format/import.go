@@ -136,8 +136,9 @@ func newMatch(base Space, fresh *edit.Outcome, sources map[string]*url.URL, file
 	}
 	for id, src := range sources {
 		p := strings.TrimPrefix(src.Path, "/")
-		switch {
-		case fresh.Tree.Page(id) != nil && src.Scheme == "file":
+		switch q := fresh.Tree.Page(id); {
+		case q != nil && q.Type == tree.TypeGroup: // no file: matched by its folder below
+		case q != nil && src.Scheme == "file":
 			m.pair(id, at["page:"+p])
 			m.paths[id] = path.Join(base.Root, p)
 			m.src[id], m.srcPage[p] = p, id
