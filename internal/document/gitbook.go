@@ -124,17 +124,22 @@ var (
 
 var kindTag = ast.NewNodeKind("GitBookTag")
 
-// tagBlock is a GitBook tag block: its name, its attributes and, for a container, its blocks. Its
-// strings share the bytes of the text parsed, FromMarkdown's copy, which nothing writes.
+// tagBlock is a GitBook tag block: its tag and, for a container, its blocks.
 type tagBlock struct {
 	ast.BaseBlock
+	tagHead
+	// open marks a tag block not yet closed: an end tag of its name ends it, not the block of the
+	// same name around it (an if in an if).
+	open bool
+}
+
+// tagHead is a tag block's tag: its name, its attributes and how it ends. Its strings share the
+// bytes of the text parsed, FromMarkdown's copy, which nothing writes.
+type tagHead struct {
 	name   string
 	attrs  attrList
 	line   string // the opening line as written
 	closed bool   // by its end tag, rather than by the end of its container
-	// open marks a tag block not yet closed: an end tag of its name ends it, not the block of the
-	// same name around it (an if in an if).
-	open bool
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
@@ -188,36 +193,41 @@ func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (as
 		return nil, parser.NoChildren
 	}
 	line, _ := reader.PeekLine()
+	head, container, ok := readTag(line)
+	if !ok {
+		return nil, parser.NoChildren
+	}
+	reader.AdvanceToEOL()
+	if !container {
+		return &tagBlock{tagHead: head}, parser.NoChildren
+	}
+	return &tagBlock{tagHead: head, open: true}, parser.HasChildren
+}
+
+// readTag reads a line that opens a tag Bindery reads: its tag, and whether it holds blocks up to
+// its end tag. ok is false for another line (no tag, an end tag, a tag Bindery does not read).
+func readTag(line []byte) (head tagHead, container, ok bool) {
 	nameBytes := tagName(line)
 	name, ok := tagNames[string(nameBytes)]
-	if !ok { // no tag, an end tag, or one Bindery does not read
-		return nil, parser.NoChildren
+	if !ok {
+		return head, false, false
 	}
 	trimmed := util.BytesToReadOnlyString(util.TrimRightSpace(line))
 	if name == "include" {
 		if m := includeLine.FindSubmatch(line); m != nil {
-			reader.AdvanceToEOL()
-			return &tagBlock{name: "include", attrs: attrList{{"src", string(m[1])}}, line: trimmed}, parser.NoChildren
+			return tagHead{name: "include", attrs: attrList{{"src", string(m[1])}}, line: trimmed}, false, true
 		}
 	}
 	if name == "if" {
 		if m := ifLine.FindSubmatch(line); m != nil {
-			reader.AdvanceToEOL()
-			n := &tagBlock{name: "if", attrs: attrList{{"expression", string(m[1])}}, line: trimmed, open: true}
-			return n, parser.HasChildren
+			return tagHead{name: "if", attrs: attrList{{"expression", string(m[1])}}, line: trimmed}, true, true
 		}
 	}
 	attrs, ok := tagAttrs(line[bytes.Index(line, nameBytes)+len(nameBytes):])
 	if !ok {
-		return nil, parser.NoChildren
+		return head, false, false
 	}
-	n := &tagBlock{name: name, attrs: attrs, line: trimmed}
-	reader.AdvanceToEOL()
-	if voidTags[n.name] {
-		return n, parser.NoChildren
-	}
-	n.open = true
-	return n, parser.HasChildren
+	return tagHead{name: name, attrs: attrs, line: trimmed}, !voidTags[name], true
 }
 
 // tagName is the name a line starting a tag gives as tagLine, includeLine and ifLine read it

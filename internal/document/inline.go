@@ -283,6 +283,12 @@ func (c converter) text(t *ast.Text, marks []string, emoji bool, b *inlineBuilde
 		b.leaf(lineEnd, marks)
 		return
 	}
+	b.text(v, lineEnd, marks, emoji)
+}
+
+// text adds text as Markdown writes it (escapes and character references, emoji written as
+// characters being emoji inlines when emoji is set) and then lineEnd.
+func (b *inlineBuilder) text(v []byte, lineEnd string, marks []string, emoji bool) {
 	if emoji {
 		v = splitEmoji(v, func(text []byte, seq string) {
 			b.leaf(decodeShared(text), marks)

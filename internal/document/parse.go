@@ -159,12 +159,17 @@ func (c converter) expandable(title *string, open, end ast.Node) *Node {
 	}
 	inner := c
 	inner.depth++
-	body := c.fit(inner.matchedBlocks(holder, false), expandKids)
+	return c.expandableNode(t, inner.matchedBlocks(holder, false))
+}
+
+// expandableNode is an expandable of the title and the blocks of its body.
+func (c converter) expandableNode(title string, blocks []*Node) *Node {
+	body := c.fit(blocks, expandKids)
 	if len(body) == 0 {
 		body = c.a.one(c.a.paragraph(nil))
 	}
 	e := c.a.block("expandable", nil, nil)
-	e.Fragments = []*Node{Fragment("expandable-title", c.a.paragraph(c.a.textNodes(t))), Fragment("expandable-body", body...)}
+	e.Fragments = []*Node{Fragment("expandable-title", c.a.paragraph(c.a.textNodes(title))), Fragment("expandable-body", body...)}
 	return e
 }
 
@@ -206,8 +211,10 @@ func headingType(level int) string {
 
 var headingTypes = [...]string{"heading-1", "heading-2", "heading-3"}
 
-func (c converter) paragraph(n ast.Node) *Node {
-	nodes := c.inlines(n)
+func (c converter) paragraph(n ast.Node) *Node { return c.paragraphOf(c.inlines(n)) }
+
+// paragraphOf is a paragraph of the inline nodes, or the images block of its one image.
+func (c converter) paragraphOf(nodes []*Node) *Node {
 	if len(nodes) == 1 && nodes[0].Type == "inline-image" {
 		img := nodes[0].Data
 		return c.a.block("images", nil, c.a.one(c.image(img["ref"].(map[string]any), str(img, "alt"), "")))
@@ -326,8 +333,10 @@ func figure(s string) (src, alt, caption string, ok bool) {
 	return src, alt, caption, ok
 }
 
-func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
-	s := c.lines(n)
+func (c converter) htmlBlock(n *ast.HTMLBlock) *Node { return c.htmlText(c.lines(n)) }
+
+// htmlText converts an HTML block's text: a figure, or text.
+func (c converter) htmlText(s string) *Node {
 	if !strings.HasPrefix(s, figureTag) {
 		return c.a.literal(s)
 	}
@@ -391,39 +400,71 @@ func (c converter) shared(segs []text.Segment) (s string, ok bool) {
 }
 
 func (c converter) table(t *east.Table) *Node {
-	columns := make([]any, 0, len(t.Alignments))
-	definition, records := make(map[string]any, len(t.Alignments)), make(map[string]any, max(t.ChildCount()-1, 0))
-	table := c.a.block("table", nil, nil)
-	row := 0
+	tb := c.newTable(len(t.Alignments), t.ChildCount()-1)
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		header := r.Kind() == east.KindTableHeader
-		var values map[string]any
 		if !header {
-			values = make(map[string]any, r.ChildCount())
+			tb.startRow(r.ChildCount())
 		}
 		col := 0
 		for cell := r.FirstChild(); cell != nil; cell, col = cell.NextSibling(), col+1 {
-			id := columnID(col)
 			if header {
-				columns = append(columns, id.any)
-				definition[id.s] = map[string]any{"id": id.any, "title": util.BytesToReadOnlyString(c.plain(cell)),
-					"type": "text", "textAlignment": alignment(t.Alignments[col])}
-				continue
-			}
-			if inl := c.inlines(cell); len(inl) > 0 {
-				frag := cellID(row, col)
-				values[id.s] = frag.any
-				table.Fragments = append(table.Fragments, c.a.node(Node{Object: ObjectFragment, Fragment: frag.s, Nodes: c.a.one(c.a.paragraph(inl))}))
+				tb.column(col, util.BytesToReadOnlyString(c.plain(cell)), alignment(t.Alignments[col]))
+			} else {
+				tb.cell(col, c.inlines(cell))
 			}
 		}
 		if !header {
-			records[rowID(row).s] = map[string]any{"orderIndex": orderIndex(row).any, "values": values}
-			row++
+			tb.endRow()
 		}
 	}
-	table.Data = map[string]any{"view": map[string]any{"type": "grid", "columns": columns, "hideHeader": false},
-		"records": records, "definition": definition}
-	return table
+	return tb.done()
+}
+
+// tableBuilder makes a table block: its columns, then its rows one by one, cell by cell.
+type tableBuilder struct {
+	c                   converter
+	table               *Node
+	columns             []any
+	definition, records map[string]any
+	values              map[string]any // of the row being built
+	row                 int
+}
+
+// newTable starts a table of about the columns and rows given.
+func (c converter) newTable(columns, rows int) *tableBuilder {
+	return &tableBuilder{c: c, table: c.a.block("table", nil, nil), columns: make([]any, 0, columns),
+		definition: make(map[string]any, columns), records: make(map[string]any, max(rows, 0))}
+}
+
+// column adds the column col: its header's text and how its cells align.
+func (t *tableBuilder) column(col int, title, align string) {
+	id := columnID(col)
+	t.columns = append(t.columns, id.any)
+	t.definition[id.s] = map[string]any{"id": id.any, "title": title, "type": "text", "textAlignment": align}
+}
+
+func (t *tableBuilder) startRow(cells int) { t.values = make(map[string]any, cells) }
+
+// cell adds the cell of column col of the row: a fragment of its inlines, none when it is empty.
+func (t *tableBuilder) cell(col int, inlines []*Node) {
+	if len(inlines) == 0 {
+		return
+	}
+	frag := cellID(t.row, col)
+	t.values[columnID(col).s] = frag.any
+	t.table.Fragments = append(t.table.Fragments, t.c.a.node(Node{Object: ObjectFragment, Fragment: frag.s, Nodes: t.c.a.one(t.c.a.paragraph(inlines))}))
+}
+
+func (t *tableBuilder) endRow() {
+	t.records[rowID(t.row).s] = map[string]any{"orderIndex": orderIndex(t.row).any, "values": t.values}
+	t.row++
+}
+
+func (t *tableBuilder) done() *Node {
+	t.table.Data = map[string]any{"view": map[string]any{"type": "grid", "columns": t.columns, "hideHeader": false},
+		"records": t.records, "definition": t.definition}
+	return t.table
 }
 
 // id is a table's id of a column, a record or a cell, with the same as a value of data (an
@@ -500,9 +541,12 @@ func alignment(a east.Alignment) string {
 }
 
 // plain is the text of n's inlines without their formatting.
-func (c converter) plain(n ast.Node) []byte {
+func (c converter) plain(n ast.Node) []byte { return plainOf(c.inlines(n)) }
+
+// plainOf is the text of inline nodes without their formatting.
+func plainOf(nodes []*Node) []byte {
 	var b []byte
-	for _, t := range c.inlines(n) {
+	for _, t := range nodes {
 		for _, l := range t.Leaves {
 			b = append(b, l.Text...)
 		}
@@ -520,44 +564,46 @@ func (c converter) plain(n ast.Node) []byte {
 
 // tag converts a GitBook tag block.
 func (c converter) tag(n *tagBlock) []*Node {
-	switch n.name {
+	if g, ok := tagGroups[n.name]; ok {
+		return c.a.one(c.items(n, g))
+	}
+	return c.tagNodes(&n.tagHead, func() []*Node { return c.blocks(n) })
+}
+
+// tagNodes converts a tag other than a group's: body converts the blocks it holds.
+func (c converter) tagNodes(h *tagHead, body func() []*Node) []*Node {
+	switch h.name {
 	case "hint":
-		style := n.attrs.get("style")
+		style := h.attrs.get("style")
 		if !slices.Contains(hintStyles, style) {
 			style = "info"
 		}
-		return c.a.one(c.a.block("hint", map[string]any{"style": style}, c.fit(c.blocks(n), blockRules["hint"].children)))
-	case "tabs":
-		return c.a.one(c.items(n, "tabs", "tab", "tabs-item", tabKids))
-	case "stepper":
-		return c.a.one(c.items(n, "stepper", "step", "stepper-step", blockRules["stepper-step"].children))
-	case "columns":
-		return c.a.one(c.items(n, "columns", "column", "column", columnKids))
+		return c.a.one(c.a.block("hint", map[string]any{"style": style}, c.fit(body(), blockRules["hint"].children)))
 	case "code":
-		return c.titledCode(n)
+		return c.titledCode(h, body())
 	case "if":
-		return c.a.one(c.a.block("if", map[string]any{"expression": n.attrs.get("expression")}, c.fit(c.blocks(n), topLevel)))
+		return c.a.one(c.a.block("if", map[string]any{"expression": h.attrs.get("expression")}, c.fit(body(), topLevel)))
 	case "content-ref":
-		return c.a.one(c.a.block("content-ref", map[string]any{"ref": refFromDest(n.attrs.get("url"))}, nil))
+		return c.a.one(c.a.block("content-ref", map[string]any{"ref": refFromDest(h.attrs.get("url"))}, nil))
 	case "openapi", "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
-		return c.openAPI(n)
+		return c.openAPI(h, body())
 	case "embed":
-		if url := n.attrs.get("url"); url != "" {
+		if url := h.attrs.get("url"); url != "" {
 			return c.a.one(c.a.block("embed", map[string]any{"url": url}, nil))
 		}
 	case "file":
-		if ref := refFromDest(n.attrs.get("src")); str(ref, "kind") == "file" {
+		if ref := refFromDest(h.attrs.get("src")); str(ref, "kind") == "file" {
 			return c.a.one(c.a.block("file", map[string]any{"ref": ref}, nil))
 		}
 	case "include":
-		if id, ok := IncludedID(n.attrs.get("src")); ok {
+		if id, ok := IncludedID(h.attrs.get("src")); ok {
 			return c.a.one(ReusableBlock(id))
 		}
 	}
-	if voidTags[n.name] { // a tag Markdown cannot hold: its text
-		return c.a.one(c.a.literal(n.line))
+	if voidTags[h.name] { // a tag Markdown cannot hold: its text
+		return c.a.one(c.a.literal(h.line))
 	}
-	return c.blocks(n) // a tab, step or column outside its group: its blocks
+	return body() // a tab, step or column outside its group: its blocks
 }
 
 // openAPI converts an OpenAPI tag: `{% openapi-operation spec path method %}`,
@@ -566,28 +612,28 @@ func (c converter) tag(n *tagBlock) []*Node {
 // of its document. GitBook writes a link to the spec as the body, which the block gives back: a
 // body of one paragraph is dropped, the blocks of any other follow the block. A tag without its
 // pointer is text.
-func (c converter) openAPI(n *tagBlock) []*Node {
-	typ, data := n.name, map[string]any{"ref": map[string]any{"kind": "openapi", "spec": n.attrs.get("spec")}}
-	switch n.name {
+func (c converter) openAPI(h *tagHead, blocks []*Node) []*Node {
+	typ, data := h.name, map[string]any{"ref": map[string]any{"kind": "openapi", "spec": h.attrs.get("spec")}}
+	switch h.name {
 	case "openapi", "swagger":
-		typ, data["ref"] = "swagger", refFromDest(n.attrs.get("src"))
-		data["path"], data["method"] = n.attrs.get("path"), n.attrs.get("method")
+		typ, data["ref"] = "swagger", refFromDest(h.attrs.get("src"))
+		data["path"], data["method"] = h.attrs.get("path"), h.attrs.get("method")
 	case "openapi-operation":
-		data["path"], data["method"] = n.attrs.get("path"), n.attrs.get("method")
+		data["path"], data["method"] = h.attrs.get("path"), h.attrs.get("method")
 	case "openapi-webhook":
-		data["name"], data["method"] = n.attrs.get("name"), n.attrs.get("method")
+		data["name"], data["method"] = h.attrs.get("name"), h.attrs.get("method")
 	case "openapi-schemas":
-		data["schemas"] = splitNames(n.attrs.get("schemas"))
-		if g, ok := n.attrs.lookup("grouped"); ok {
+		data["schemas"] = splitNames(h.attrs.get("schemas"))
+		if g, ok := h.attrs.lookup("grouped"); ok {
 			data["grouped"] = g == "true"
 		}
 	}
-	body := c.fit(c.blocks(n), topLevel)
+	body := c.fit(blocks, topLevel)
 	b := c.a.block(typ, data, nil)
 	if checkOpenAPI("", b) != nil {
-		text := []*Node{c.a.literal(n.line)}
-		if n.closed {
-			body = append(body, c.a.literal("{% end"+n.name+" %}"))
+		text := []*Node{c.a.literal(h.line)}
+		if h.closed {
+			body = append(body, c.a.literal("{% end"+h.name+" %}"))
 		}
 		return append(text, body...)
 	}
@@ -606,47 +652,69 @@ func splitNames(s string) []any {
 	return names
 }
 
+// tagGroup is what a tag holding items (tabs, a stepper, columns) holds: the tag of its items, their
+// type, and the blocks they may hold.
+type tagGroup struct {
+	itemTag, itemType string
+	kids              []string
+}
+
+var tagGroups = map[string]tagGroup{
+	"tabs":    {"tab", "tabs-item", tabKids},
+	"stepper": {"step", "stepper-step", blockRules["stepper-step"].children},
+	"columns": {"column", "column", columnKids},
+}
+
 // items converts a group of tabs, steps or columns. Blocks between the items join the item
 // before them (or a first, untitled one).
-func (c converter) items(n *tagBlock, group, itemTag, itemType string, kids []string) *Node {
+func (c converter) items(n *tagBlock, g tagGroup) *Node {
+	start := c.a.open()
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		if t, ok := k.(*tagBlock); ok && t.name == g.itemTag {
+			c.a.push(c.item(n.name, g, &t.tagHead, c.blocks(t)))
+			continue
+		}
+		if len(c.a.stack) == start {
+			c.a.push(c.a.block(g.itemType, map[string]any{}, nil))
+		}
+		last := c.a.top()
+		last.Nodes = append(last.Nodes, c.fit(c.block(k), g.kids)...)
+	}
+	return c.group(n.name, c.a.close(start))
+}
+
+// item is a tab, step or column of the group: h its tag, blocks what it holds.
+func (c converter) item(group string, g tagGroup, h *tagHead, blocks []*Node) *Node {
+	data := map[string]any{}
+	if title, ok := h.attrs.lookup("title"); ok && group == "tabs" {
+		data["title"] = title
+	}
+	return c.a.block(g.itemType, data, c.fit(blocks, g.kids))
+}
+
+// group is the block of a group of items.
+func (c converter) group(group string, items []*Node) *Node {
 	var data map[string]any
 	if group == "columns" {
 		data = map[string]any{}
 	}
-	start := c.a.open()
-	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-		if t, ok := k.(*tagBlock); ok && t.name == itemTag {
-			data := map[string]any{}
-			if title, ok := t.attrs.lookup("title"); ok && group == "tabs" {
-				data["title"] = title
-			}
-			c.a.push(c.a.block(itemType, data, c.fit(c.blocks(t), kids)))
-			continue
-		}
-		if len(c.a.stack) == start {
-			c.a.push(c.a.block(itemType, map[string]any{}, nil))
-		}
-		last := c.a.top()
-		last.Nodes = append(last.Nodes, c.fit(c.block(k), kids)...)
-	}
-	return c.a.block(group, data, c.a.close(start))
+	return c.a.block(group, data, items)
 }
 
 // titledCode converts `{% code %}` around one code block; around anything else, the tag is
 // dropped and its blocks kept.
-func (c converter) titledCode(n *tagBlock) []*Node {
-	blocks := c.blocks(n)
+func (c converter) titledCode(h *tagHead, blocks []*Node) []*Node {
 	if len(blocks) != 1 || blocks[0].Type != "code" {
 		return blocks
 	}
 	code := blocks[0]
-	if title := n.attrs.get("title"); title != "" {
+	if title := h.attrs.get("title"); title != "" {
 		code.Data["title"] = title
 	}
-	if n.attrs.get("lineNumbers") == "true" {
+	if h.attrs.get("lineNumbers") == "true" {
 		code.Data["lineNumbers"] = true
 	}
-	if n.attrs.get("overflow") == "wrap" {
+	if h.attrs.get("overflow") == "wrap" {
 		code.Data["overflow"] = "wrap"
 	}
 	return blocks
