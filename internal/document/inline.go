@@ -121,15 +121,18 @@ func (b *inlineBuilder) done() []*Node {
 	return b.a.close(b.start)
 }
 
-// within builds with b the nodes that build adds, apart from b's own (a link's text), and
-// returns them, b then being as it was.
-func (b *inlineBuilder) within(build func()) []*Node {
+// enter starts the nodes of an inline's own (a link's text), apart from b's: b builds them until
+// leave, which returns them, b then being as it was.
+func (b *inlineBuilder) enter() (outside inlineBuilder) {
 	b.closeLeaf()
-	start, keys := b.start, b.keys
+	outside = *b
 	b.start, b.keys = b.a.open(), nil
-	build()
+	return outside
+}
+
+func (b *inlineBuilder) leave(outside inlineBuilder) []*Node {
 	nodes := b.done()
-	b.start, b.keys = start, keys
+	b.start, b.keys = outside.start, outside.keys
 	return nodes
 }
 
@@ -196,7 +199,9 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 				b.inline(c.a.inline("mention", map[string]any{"ref": ref}, nil)) // its text is GitBook's label, not content
 				continue
 			}
-			text := b.within(func() { c.walkInlines(k, marks, true, b) })
+			outside := b.enter()
+			c.walkInlines(k, marks, true, b)
+			text := b.leave(outside)
 			b.inline(c.a.inline("link", map[string]any{"ref": ref}, text))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)

@@ -19,9 +19,20 @@ import (
 // The document's texts share the bytes of the copy read (decodeShared), which nothing writes to.
 func FromMarkdown(markdown string) *Document {
 	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
-	root := gitbookMarkdown.Parse(text.NewReader(src))
-	c := converter{src: src, closers: map[ast.Node]ast.Node{}, a: newArena(len(src))}
-	return New(c.fit(c.blocks(root), topLevel)...)
+	if blocks, ok := newConverter(src).quick(src); ok {
+		return New(blocks...)
+	}
+	return New(fromGoldmark(src)...)
+}
+
+// fromGoldmark converts src with goldmark's tree: the top-level blocks of its document.
+func fromGoldmark(src []byte) []*Node {
+	c := newConverter(src)
+	return c.fit(c.blocks(gitbookMarkdown.Parse(text.NewReader(src))), topLevel)
+}
+
+func newConverter(src []byte) converter {
+	return converter{src: src, closers: map[ast.Node]ast.Node{}, a: newArena(len(src))}
 }
 
 type converter struct {
@@ -235,15 +246,22 @@ func (c converter) image(ref map[string]any, alt, caption string) *Node {
 }
 
 func (c converter) codeBlock(code, syntax string) *Node {
+	var lines []string
+	if code != "" {
+		lines = strings.Split(strings.TrimSuffix(code, "\n"), "\n")
+	}
+	return c.codeLines(lines, syntax)
+}
+
+// codeLines is a code block of the lines.
+func (c converter) codeLines(lines []string, syntax string) *Node {
 	data := map[string]any{}
 	if syntax != "" {
 		data["syntax"] = syntax
 	}
 	start := c.a.open()
-	if code != "" {
-		for l := range strings.SplitSeq(strings.TrimSuffix(code, "\n"), "\n") {
-			c.a.push(c.a.block("code-line", nil, c.a.one(c.a.text(NewLeaf(l)))))
-		}
+	for _, l := range lines {
+		c.a.push(c.a.block("code-line", nil, c.a.one(c.a.text(NewLeaf(l)))))
 	}
 	return c.a.block("code", data, c.a.close(start))
 }
