@@ -7,9 +7,10 @@ import "strings"
 // FromMarkdown's time (BenchmarkConvert10kBlocks). A chunk is garbage once none of its nodes is
 // reachable. The nil arena (heap) allocates each node alone.
 type arena struct {
-	chunk  int // how many nodes, leaves or list entries a chunk holds
+	chunk  int // how many nodes, leaves, marks or list entries a chunk holds
 	nodes  []Node
 	leaves []Leaf
+	marks  []Mark
 	lists  []*Node
 	stack  []*Node // the lists being built, the innermost last (open, push, close)
 }
@@ -96,6 +97,33 @@ func (a *arena) text(l Leaf) *Node {
 	a.leaves = append(a.leaves, l)
 	end := len(a.leaves)
 	return a.node(Node{Object: ObjectText, Leaves: a.leaves[end-1 : end : end]})
+}
+
+// leaf is NewLeaf, its marks from the arena's chunks.
+func (a *arena) leaf(s string, marks []string) Leaf {
+	if a == nil || len(marks) == 0 {
+		return NewLeaf(s, marks...)
+	}
+	if cap(a.marks)-len(a.marks) < len(marks) {
+		a.marks = make([]Mark, 0, a.chunk)
+	}
+	start := len(a.marks)
+	for _, m := range marks {
+		a.marks = append(a.marks, markOfKey(m))
+	}
+	return Leaf{Object: objectLeaf, Text: s, Marks: a.marks[start:len(a.marks):len(a.marks)]}
+}
+
+// addLeaf appends l to the leaves of the text n: in place when they are the last the arena
+// handed out and its chunk has room, as they are while a text is built.
+func (a *arena) addLeaf(n *Node, l Leaf) {
+	k := len(n.Leaves)
+	if a != nil && k > 0 && len(a.leaves) < cap(a.leaves) && &a.leaves[len(a.leaves)-1] == &n.Leaves[k-1] {
+		a.leaves = append(a.leaves, l)
+		n.Leaves = a.leaves[len(a.leaves)-k-1 : len(a.leaves) : len(a.leaves)]
+		return
+	}
+	n.Leaves = append(n.Leaves, l)
 }
 
 // textNodes is s as plain text.

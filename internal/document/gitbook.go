@@ -237,7 +237,7 @@ func tagName(line []byte) []byte {
 	if !ok {
 		return nil
 	}
-	rest = bytes.TrimLeft(rest, tagSpace)
+	rest = trimTagSpace(rest)
 	end := 0
 	for end < len(rest) && (rest[end] >= 'a' && rest[end] <= 'z' || end > 0 && rest[end] == '-') {
 		end++
@@ -251,11 +251,11 @@ func tagName(line []byte) []byte {
 // parsed, FromMarkdown's copy).
 func tagAttrs(rest []byte) (attrs attrList, ok bool) {
 	for {
-		trimmed := bytes.TrimLeft(rest, tagSpace)
+		trimmed := trimTagSpace(rest)
 		spaced := len(trimmed) < len(rest)
 		rest = trimmed
 		if after, end := bytes.CutPrefix(rest, tagEnd); end {
-			return attrs, len(bytes.TrimLeft(after, tagSpace)) == 0
+			return attrs, len(trimTagSpace(after)) == 0
 		}
 		name := 0
 		for name < len(rest) && (rest[name]|0x20 >= 'a' && rest[name]|0x20 <= 'z') {
@@ -288,11 +288,20 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) 
 // tagSpace is what tagLine's \s matches.
 const tagSpace = " \t\n\f\r"
 
+// trimTagSpace is b without the tagSpace it starts with (bytes.TrimLeft, without making a set of
+// the characters at each call: tags are read for every line starting "{%").
+func trimTagSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\f' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
 // endsTag says whether line, which starts a tag, is the end tag of name as tagLine reads it;
 // the usual "{% endname %}" is read without the expression, which the lines of most tags' bodies
 // never reach.
 func endsTag(line []byte, name string) bool {
-	rest, isEnd := bytes.CutPrefix(bytes.TrimLeft(line[len(tagStart):], tagSpace), []byte("end"))
+	rest, isEnd := bytes.CutPrefix(trimTagSpace(line[len(tagStart):]), []byte("end"))
 	rest, isName := bytes.CutPrefix(rest, []byte(name))
 	if !isEnd || !isName {
 		return false

@@ -84,7 +84,7 @@ func (b *inlineBuilder) leaf(s string, marks []string) {
 	keys := sortMarks(marks)
 	last := b.last()
 	if last == nil || last.Object != ObjectText {
-		b.a.push(b.a.text(NewLeaf(s, keys...)))
+		b.a.push(b.a.text(b.a.leaf(s, keys)))
 		b.keys = keys
 		return
 	}
@@ -97,7 +97,7 @@ func (b *inlineBuilder) leaf(s string, marks []string) {
 		return
 	}
 	b.closeLeaf()
-	last.Leaves = append(last.Leaves, NewLeaf(s, keys...))
+	b.a.addLeaf(last, b.a.leaf(s, keys))
 	b.keys = keys
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -18,7 +19,10 @@ import (
 // support) is kept as the text of a paragraph. Invalid UTF-8 is read as U+FFFD, as JSON has it.
 // The document's texts share the bytes of the copy read (decodeShared), which nothing writes to.
 func FromMarkdown(markdown string) *Document {
-	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
+	if !utf8.ValidString(markdown) {
+		markdown = strings.ToValidUTF8(markdown, "\uFFFD")
+	}
+	src := []byte(markdown)
 	if blocks, ok := newConverter(src).quick(src); ok {
 		return New(blocks...)
 	}
@@ -80,7 +84,8 @@ func (c converter) matchedBlocks(n ast.Node, match bool) []*Node {
 }
 
 func isEmptyParagraph(b *Node) bool {
-	return b.Type == "paragraph" && len(b.Nodes) == 1 && b.Nodes[0].Object == ObjectText && plainText(b.Nodes) == ""
+	return b.Type == "paragraph" && len(b.Nodes) == 1 && b.Nodes[0].Object == ObjectText &&
+		!slices.ContainsFunc(b.Nodes[0].Leaves, func(l Leaf) bool { return l.Text != "" })
 }
 
 // The HTML of an expandable: a block `<details>`, white space and `<summary>title</summary>` on

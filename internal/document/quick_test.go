@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,8 +24,13 @@ func readBoth(md string) (quick, goldmark []byte) {
 	return quick, goldmark
 }
 
-// TestQuickReadsAsGoldmark: the quick reader reads every test page and the Markdown written for
-// it, to the document goldmark's path gives.
+// quickPages are the test pages the quick reader reads whole, as written and as Markdown writes
+// their documents; the others hold inline HTML (icons, colors, keys, expressions), images or
+// emphasis of three delimiters, which goldmark's path reads.
+var quickPages = []string{"blocks", "gitbook", "nested", "openapi", "reusable"}
+
+// TestQuickReadsAsGoldmark: the quick reader reads the quick pages, and every test page it reads
+// to the document goldmark's path gives.
 func TestQuickReadsAsGoldmark(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.md")
 	for _, file := range files {
@@ -32,12 +38,13 @@ func TestQuickReadsAsGoldmark(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, md := range map[string]string{file: string(b), file + " as written": Markdown(FromMarkdown(string(b)))} {
+		page := strings.TrimSuffix(filepath.Base(file), ".md")
+		for name, md := range map[string]string{page: string(b), page + " as written": Markdown(FromMarkdown(string(b)))} {
 			quick, goldmark := readBoth(md)
 			switch {
-			case quick == nil:
+			case quick == nil && slices.Contains(quickPages, page):
 				t.Errorf("%s: the quick reader gave up", name)
-			case !bytes.Equal(quick, goldmark):
+			case quick != nil && !bytes.Equal(quick, goldmark):
 				t.Errorf("%s: the quick reader's document differs:\n%s\ngoldmark's:\n%s", name, quick, goldmark)
 			}
 		}

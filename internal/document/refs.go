@@ -21,6 +21,10 @@ func refFromDest(dest string) map[string]any {
 		return map[string]any{"kind": "url", "url": dest}
 	case t.Kind == links.Page && t.Anchor != "":
 		return map[string]any{"kind": "anchor", "anchor": t.Anchor, "page": t.Ref}
+	case t.Kind == links.Page:
+		return map[string]any{"kind": "page", "page": t.Ref} // constant keys and kinds: no copies to make
+	case t.Kind == links.File:
+		return map[string]any{"kind": "file", "file": t.Ref}
 	default:
 		return map[string]any{"kind": string(t.Kind), string(t.Kind): t.Ref}
 	}
