@@ -3,6 +3,7 @@ package document
 import (
 	"bytes"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -15,10 +16,11 @@ import (
 
 // BenchmarkConvert10kBlocks converts a body of at least 10,000 top-level blocks (the corpus'
 // blocks.md repeated) from Markdown to a document and back, against goldmark turning the same
-// Markdown into HTML with GFM: a pass over the text that every Markdown reader pays. Parse is
-// FromMarkdown's goldmark parse alone (its GitBook parsers included), ParseCommonMark goldmark's
-// parse with no extension: FromMarkdown less Parse is the conversion of the tree to a document.
-// The issue's bound: each way ≤ 50 ms.
+// Markdown into HTML with GFM: a pass over the text that every Markdown reader pays, and
+// ParseCommonMark, goldmark's parse with no extension. FromMarkdown reads the body with the quick
+// reader; FromGoldmark with goldmark's path, which reads what the quick reader gives up on (Parse
+// is its goldmark parse alone). The ServeGC runs collect garbage as `bindery serve` does (GOGC
+// 400, decision 337), the others at Go's default (GOGC 100). The issue's bound: each way ≤ 50 ms.
 func BenchmarkConvert10kBlocks(b *testing.B) {
 	unit, err := os.ReadFile("testdata/blocks.md")
 	if err != nil {
@@ -26,6 +28,10 @@ func BenchmarkConvert10kBlocks(b *testing.B) {
 	}
 	perUnit := len(FromMarkdown(string(unit)).Nodes)
 	body := strings.Repeat(string(unit)+"\n", 10000/perUnit+1)
+	src := []byte(body)
+	if _, ok := newConverter(src).quick(src); !ok {
+		b.Fatal("the quick reader gave up on the body")
+	}
 	doc := FromMarkdown(body)
 	if len(doc.Nodes) < 10000 {
 		b.Fatalf("%d blocks, want at least 10,000", len(doc.Nodes))
@@ -44,8 +50,17 @@ func BenchmarkConvert10kBlocks(b *testing.B) {
 		cputime.Loop(b, func() { commonMark.Parse(text.NewReader([]byte(body))) })
 	})
 	b.Run("Parse", func(b *testing.B) { cputime.Loop(b, func() { gitbookMarkdown.Parse(text.NewReader([]byte(body))) }) })
+	b.Run("FromGoldmark", func(b *testing.B) { cputime.Loop(b, func() { fromGoldmark([]byte(body)) }) })
 	b.Run("FromMarkdown", func(b *testing.B) { cputime.Loop(b, func() { FromMarkdown(body) }) })
 	b.Run("ToMarkdown", func(b *testing.B) { cputime.Loop(b, func() { Markdown(doc) }) })
+	b.Run("FromMarkdownServeGC", func(b *testing.B) { atServeGC(func() { cputime.Loop(b, func() { FromMarkdown(body) }) }) })
+	b.Run("ToMarkdownServeGC", func(b *testing.B) { atServeGC(func() { cputime.Loop(b, func() { Markdown(doc) }) }) })
+}
+
+// atServeGC runs fn with the collector set as `bindery serve` sets it when GOGC is not set.
+func atServeGC(fn func()) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	fn()
 }
 
 // BenchmarkHostileDetails reads 44 KB of `<details>` that never close, and 2,000 nested ones that
