@@ -93,14 +93,7 @@ func TestQuickReadsRandomTexts(t *testing.T) {
 // FuzzQuick: where the quick reader reads a text, any text or the Markdown written for its
 // document, its document is goldmark's path's.
 func FuzzQuick(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.md")
-	for _, file := range files {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b))
-	}
+	addTestPages(f)
 	for _, s := range []string{"* a\n  * b\n\n1. c\n", "**a** *b* ~~c~~ `d` [e](/pages/x#y) $$f$$", "a*b*c **x**y", "[a](b \"mention\") [/pages/p](/pages/p \"mention\")",
 		"> a\n>\n> * b\n>   c\n", "* [ ] a\n* b\n\n- [x] c\n", "| a | b |\n| :- | -: |\n| `x` | *y* |\n", "{% hint %}\n* a\n{% endhint %}\n",
 		"```\n{% endhint %}\n```\n", "$$\n{% endif %}\n$$\n", "# a\n## b #\n### c\n#### d\n"} {
