@@ -206,11 +206,7 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
-			data := map[string]any{"ref": imageRef(decode(k.Destination))}
-			if alt := string(c.plain(k)); alt != "" {
-				data["alt"] = alt
-			}
-			b.inline(c.a.inline("inline-image", data, nil))
+			b.inline(c.inlineImage(decode(k.Destination), c.plain(k)))
 		case *inlineMath:
 			if inLink {
 				b.leaf("$$"+k.formula+"$$", marks)
@@ -218,22 +214,7 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			}
 			b.inline(c.a.inline("inline-math", map[string]any{"formula": k.formula}, nil))
 		case *ast.RawHTML:
-			raw := string(k.Segments.Value(c.src))
-			if opened == nil {
-				opened = map[string]bool{}
-			}
-			if m, ok := tagMarks.apply(raw, marks, opened); ok {
-				marks = m
-				continue
-			}
-			if m, ok := applyColor(raw, marks, opened); ok {
-				marks = m
-				continue
-			}
-			if lineBreakTag.MatchString(raw) {
-				raw = "\n"
-			}
-			b.leaf(raw, marks)
+			marks = b.rawHTML(string(k.Segments.Value(c.src)), marks, &opened)
 		case *east.TaskCheckBox:
 			if list, ok := k.Parent().Parent().Parent().(*ast.List); ok && !isTaskList(list) { // a check box only as text
 				box := map[bool]string{true: "[x]", false: "[ ]"}[k.IsChecked]
@@ -246,6 +227,35 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			c.walkInlines(k, marks, inLink, b)
 		}
 	}
+}
+
+// rawHTML adds raw inline HTML among siblings under the marks, opened being the marks their tags
+// opened (made at the first): a mark's tag changes the marks, which it returns; <br> is a line
+// break; any other HTML is text.
+func (b *inlineBuilder) rawHTML(raw string, marks []string, opened *map[string]bool) []string {
+	if *opened == nil {
+		*opened = map[string]bool{}
+	}
+	if m, ok := tagMarks.apply(raw, marks, *opened); ok {
+		return m
+	}
+	if m, ok := applyColor(raw, marks, *opened); ok {
+		return m
+	}
+	if lineBreakTag.MatchString(raw) {
+		raw = "\n"
+	}
+	b.leaf(raw, marks)
+	return marks
+}
+
+// inlineImage is an image inline: its source, decoded, and its text without formatting.
+func (c converter) inlineImage(dest string, alt []byte) *Node {
+	data := map[string]any{"ref": imageRef(dest)}
+	if len(alt) > 0 {
+		data["alt"] = string(alt)
+	}
+	return c.a.inline("inline-image", data, nil)
 }
 
 // imageRef is the reference of an image's source: a file or a URL.
@@ -413,15 +423,24 @@ func (c converter) wrappedInline(k ast.Node) (*Node, ast.Node) {
 	if !ok {
 		return nil, nil
 	}
-	open := string(raw.Segments.Value(c.src))
-	for _, h := range htmlInlines {
-		if m := h.open.FindStringSubmatch(open); m != nil {
-			if text, end := c.textUntil(k, h.close); end != nil {
-				if n := h.node(m, text); n != nil {
-					return n, end
-				}
-			}
-			return nil, nil
+	h, m := wrappedOpen(string(raw.Segments.Value(c.src)))
+	if h == nil {
+		return nil, nil
+	}
+	if text, end := c.textUntil(k, h.close); end != nil {
+		if n := h.node(m, text); n != nil {
+			return n, end
+		}
+	}
+	return nil, nil
+}
+
+// wrappedOpen is the inline of htmlInlines whose opening tag raw is, and the tag's match; nil
+// when raw opens none.
+func wrappedOpen(raw string) (*htmlInline, []string) {
+	for i, h := range htmlInlines {
+		if m := h.open.FindStringSubmatch(raw); m != nil {
+			return &htmlInlines[i], m
 		}
 	}
 	return nil, nil

@@ -15,9 +15,10 @@ import (
 // took twice the time the issue allows for 10,000 blocks (decision 598). It reads a strict subset
 // of GitBook-flavoured Markdown, each construct only in the forms where CommonMark's reading is
 // plain (a list item's lines indented by its marker's width, emphasis whose delimiters pair up
-// innermost first, a link with a plain destination), and gives up on the whole text at anything
-// else: FromMarkdown then reads it with goldmark. Where it reads a text, its document is the one
-// goldmark's path gives (TestQuickReadsAsGoldmark, FuzzQuick).
+// innermost first, a link whose destination is on its line, inline HTML only as the tags Markdown
+// writes), and gives up on the whole text at anything else: FromMarkdown then reads it with
+// goldmark. Where it reads a text, its document is the one goldmark's path gives
+// (TestQuickReadsAsGoldmark, TestQuickReadsRandomTexts, FuzzQuick).
 
 // notQuick is what the quick reader panics with when it gives up; quick recovers it.
 type notQuick struct{}
@@ -120,7 +121,10 @@ func kindOf(l string) lineKind {
 			return startsParagraph
 		}
 	case c == '<':
-		return startsHTML
+		if isGitBookHTMLBlock(util.StringToReadOnlyBytes(l), 0) || !startsWithInlineTag(l) { // GitBook's first: no regular expression
+			return startsHTML
+		}
+		return startsParagraph
 	case c == '|':
 		return startsTable
 	case c == '>':
@@ -142,6 +146,14 @@ func kindOf(l string) lineKind {
 		return startsParagraph
 	}
 	return startsUnread
+}
+
+// startsWithInlineTag says whether l starts with a tag Markdown writes inline (writtenTag) and
+// then more than white space: no HTML block for CommonMark (these tags are no block's, and a
+// line of type 7 is one tag alone), but text.
+func startsWithInlineTag(l string) bool {
+	raw, _, _ := writtenTag(l)
+	return raw != "" && strings.Trim(l[len(raw):], " \t") != ""
 }
 
 // block reads the block starting at ls[i]: its nodes, and the index of the line after it.
@@ -455,12 +467,15 @@ func (q quickReader) table(ls []string, i int) ([]*Node, int) {
 	return q.c.a.one(tb.done()), end
 }
 
-// cellsOf are the cells of a table's row of n columns, white space around them trimmed.
+// cellsOf are the cells of a table's row of n columns, white space around them trimmed. As
+// goldmark's table reads it, a "|" after a backslash is the cell's ("\\|" too); in a row with a code
+// span goldmark unescapes it, where the quick reader gives up.
 func cellsOf(row string, n int) []string {
-	if len(row) < 2 || row[0] != '|' || row[len(row)-1] != '|' || strings.ContainsAny(row, "\\\t") {
+	if len(row) < 2 || row[0] != '|' || row[len(row)-1] != '|' || strings.HasSuffix(row, `\|`) ||
+		strings.IndexByte(row, '\t') >= 0 || strings.Contains(row, `\|`) && strings.IndexByte(row, '`') >= 0 {
 		giveUp()
 	}
-	cells := strings.Split(row[1:len(row)-1], "|")
+	cells := splitCells(row[1 : len(row)-1])
 	if len(cells) != n {
 		giveUp()
 	}
@@ -468,6 +483,21 @@ func cellsOf(row string, n int) []string {
 		cells[i] = strings.Trim(c, " ")
 	}
 	return cells
+}
+
+// splitCells splits a row's text at each "|" not after a backslash.
+func splitCells(s string) []string {
+	if !strings.Contains(s, `\|`) {
+		return strings.Split(s, "|")
+	}
+	var cells []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '|' && (i == 0 || s[i-1] != '\\') {
+			cells, start = append(cells, s[start:i]), i+1
+		}
+	}
+	return append(cells, s[start:])
 }
 
 // delimiterRowOf reads a table's delimiter row: its columns' alignments.
@@ -682,8 +712,8 @@ func (q quickReader) itemBlocks(it listItem) []*Node {
 // inlines reads a block's inline Markdown, its lines joined by "\n".
 func (q quickReader) inlines(s string) []*Node {
 	r := q.in
-	r.s, r.b, r.emoji = s, q.c.builder(), true
-	r.read(0, false)
+	r.s, r.b, r.emoji, r.level = s, q.c.builder(), true, level{}
+	r.read(0, blockText)
 	return r.b.done()
 }
 
@@ -692,28 +722,55 @@ type inlineReader struct {
 	c      converter
 	s      string
 	b      inlineBuilder
-	marks  []string    // the marks of the delimiters open, outermost first
-	delims []delimiter // the delimiters open
-	emoji  bool        // emoji written as characters are emoji inlines (not in a link's text)
+	level            // of the inlines being read
+	delims []openRun // the delimiters open, outermost first
+	emoji  bool      // emoji written as characters are emoji inlines (not in a link's text)
 }
 
-// delimiter is an open run of emphasis or strikethrough delimiters.
+// level is what inlines that are siblings in goldmark's tree (a block's, an emphasis', a link's)
+// are read under, as walkInlines reads them: the marks, and those that tags among them opened
+// (inlineBuilder.rawHTML).
+type level struct {
+	marks  []string
+	opened map[string]bool
+}
+
+// openRun is an open run of delimiters, and the level of the inlines around it.
+type openRun struct {
+	delimiter
+	outside level
+}
+
+// delimiter is a run of emphasis or strikethrough delimiters.
 type delimiter struct {
 	char byte
 	n    int
 }
 
-// delimiterMarks are the marks of the delimiters the quick reader reads.
-var delimiterMarks = map[delimiter]string{{'*', 1}: "italic", {'*', 2}: "bold", {'~', 2}: "strikethrough"}
+// delimiterMarks are the marks of the delimiters the quick reader reads. Goldmark reads "***"
+// closed by "***" as emphasis around strong emphasis, around the same inlines.
+var delimiterMarks = map[delimiter][]string{
+	{'*', 1}: {"italic"}, {'*', 2}: {"bold"}, {'*', 3}: {"italic", "bold"}, {'~', 2}: {"strikethrough"},
+}
 
-// read reads s from i on, to its end or, in a link's text, to the "]" that ends it (its index).
-func (r *inlineReader) read(i int, inLink bool) int {
+// Where inline Markdown is read: what ends it, and what it holds.
+type inlineSpan int
+
+const (
+	blockText inlineSpan = iota // a block's, up to its end
+	linkText                    // a link's, up to its "]": texts and images
+	imageText                   // an image's, up to its "]": no link or image
+)
+
+// read reads s from i on, to its end or, in a link's or image's text, to the "]" that ends it
+// (its index).
+func (r *inlineReader) read(i int, span inlineSpan) int {
 	s, base, text := r.s, len(r.delims), i // text: where the text not yet added starts
 	for i < len(s) {
 		switch s[i] {
 		case '\\':
 			switch {
-			case i+1 < len(s) && s[i+1] == '\n' && !inLink:
+			case i+1 < len(s) && s[i+1] == '\n' && span == blockText:
 				r.text(text, i, "\n")
 				i += 2
 				text = i
@@ -723,7 +780,7 @@ func (r *inlineReader) read(i int, inLink bool) int {
 				i++
 			}
 		case '\n':
-			if inLink {
+			if span != blockText {
 				giveUp()
 			}
 			r.text(text, i, " ")
@@ -737,37 +794,51 @@ func (r *inlineReader) read(i int, inLink bool) int {
 			r.text(text, i, "")
 			i = r.delimiter(i, base)
 			text = i
+		case '_':
+			i = r.underscores(i)
 		case '[':
-			if inLink {
+			if span != blockText {
 				giveUp()
 			}
 			r.text(text, i, "")
 			i = r.link(i)
 			text = i
 		case ']':
-			if !inLink || len(r.delims) > base {
+			if span == blockText || len(r.delims) > base {
 				giveUp()
 			}
 			r.text(text, i, "")
 			return i
 		case '$':
-			if n := r.inlineMath(i, inLink, text); n > i {
+			if n := r.inlineMath(i, span == linkText, text); n > i {
 				i, text = n, n
 				continue
 			}
 			i++
 		case '!':
 			if i+1 < len(s) && s[i+1] == '[' {
-				giveUp() // an image
+				if span == imageText {
+					giveUp()
+				}
+				r.text(text, i, "")
+				i = r.image(i)
+				text = i
+				continue
 			}
 			i++
-		case '<', '_':
-			giveUp()
+		case '<':
+			if i+1 < len(s) && !isBlankByte(s[i+1]) && s[i+1] != '\n' {
+				r.text(text, i, "")
+				i = r.html(i, span != linkText)
+				text = i
+				continue
+			}
+			i++ // before white space: no tag or autolink, text
 		default:
 			i++
 		}
 	}
-	if inLink || len(r.delims) > base {
+	if span != blockText || len(r.delims) > base {
 		giveUp()
 	}
 	r.text(text, len(s), "")
@@ -816,11 +887,29 @@ func (r *inlineReader) codeSpan(i int) int {
 // text's: it closes the innermost one open when that is its kind, or opens one. Any other
 // reading (a run left as text, one closing a delimiter not innermost) gives up.
 func (r *inlineReader) delimiter(i, base int) int {
-	s := r.s
-	c, n := s[i], fenceRun(s[i:])
-	if c == '*' && n > 2 || c == '~' && n != 2 {
+	d := delimiter{r.s[i], fenceRun(r.s[i:])}
+	marks := delimiterMarks[d]
+	if marks == nil {
 		giveUp()
 	}
+	canOpen, canClose := r.flanking(i, d.n)
+	top := len(r.delims) - 1
+	switch {
+	case canClose && top >= base && r.delims[top].delimiter == d:
+		r.level, r.delims = r.delims[top].outside, r.delims[:top]
+	case canClose && slices.ContainsFunc(r.delims[base:], func(o openRun) bool { return o.char == d.char }), !canOpen:
+		giveUp()
+	default:
+		r.delims = append(r.delims, openRun{d, r.level})
+		r.level = level{marks: append(slices.Clone(r.marks), marks...)}
+	}
+	return i + d.n
+}
+
+// flanking says whether the run of n delimiters at s[i] may open and close emphasis, by the
+// characters around it, as goldmark's ScanDelimiter says.
+func (r *inlineReader) flanking(i, n int) (canOpen, canClose bool) {
+	s := r.s
 	before, after := '\n', ' '
 	if i > 0 {
 		before, _ = utf8.DecodeLastRuneInString(s[:i])
@@ -828,16 +917,20 @@ func (r *inlineReader) delimiter(i, base int) int {
 	if i+n < len(s) {
 		after, _ = utf8.DecodeRuneInString(s[i+n:])
 	}
-	canOpen := !util.IsSpaceRune(after) && (!util.IsPunctRune(after) || util.IsSpaceRune(before) || util.IsPunctRune(before))
-	canClose := !util.IsSpaceRune(before) && (!util.IsPunctRune(before) || util.IsSpaceRune(after) || util.IsPunctRune(after))
-	top := len(r.delims) - 1
-	switch {
-	case canClose && top >= base && r.delims[top] == delimiter{c, n}:
-		r.delims, r.marks = r.delims[:top], r.marks[:len(r.marks)-1]
-	case canClose && slices.ContainsFunc(r.delims[base:], func(d delimiter) bool { return d.char == c }), !canOpen:
+	left := !util.IsSpaceRune(after) && (!util.IsPunctRune(after) || util.IsSpaceRune(before) || util.IsPunctRune(before))
+	right := !util.IsSpaceRune(before) && (!util.IsPunctRune(before) || util.IsSpaceRune(after) || util.IsPunctRune(after))
+	if s[i] == '_' {
+		return left && (!right || util.IsPunctRune(before)), right && (!left || util.IsPunctRune(after))
+	}
+	return left, right
+}
+
+// underscores reads the run of "_" at s[i] as text, as in a word, where it neither opens nor
+// closes emphasis; it gives up at any other. It returns the index after the run.
+func (r *inlineReader) underscores(i int) int {
+	n := fenceRun(r.s[i:])
+	if canOpen, canClose := r.flanking(i, n); canOpen || canClose {
 		giveUp()
-	default:
-		r.delims, r.marks = append(r.delims, delimiter{c, n}), append(slices.Clone(r.marks), delimiterMarks[delimiter{c, n}])
 	}
 	return i + n
 }
@@ -845,35 +938,12 @@ func (r *inlineReader) delimiter(i, base int) int {
 // link reads the link at s[i]: `[text](destination)`, or `[label](destination "mention")` for a
 // mention. It returns the index after it.
 func (r *inlineReader) link(i int) int {
-	s := r.s
-	outside := r.b.enter()
-	r.emoji = false
-	end := r.read(i+1, true)
-	r.emoji = true
+	outside, around := r.b.enter(), r.level
+	r.emoji, r.opened = false, nil
+	end := r.read(i+1, linkText)
+	r.emoji, r.level = true, around
 	text := r.b.leave(outside)
-	if end+1 >= len(s) || s[end+1] != '(' {
-		giveUp()
-	}
-	dest := end + 2
-	for dest < len(s) && s[dest] != ')' && s[dest] != ' ' {
-		switch c := s[dest]; {
-		case c == '\\' && dest+1 < len(s) && util.IsPunct(s[dest+1]):
-			dest++
-		case c == '(' || c == '<' || util.IsSpace(c) || c < ' ':
-			giveUp()
-		}
-		dest++
-	}
-	raw := s[end+2 : dest]
-	title, after := "", dest+1
-	if rest := s[dest:]; strings.HasPrefix(rest, ` "`+mentionTitle+`")`) {
-		title, after = mentionTitle, dest+len(mentionTitle)+4
-	} else if !strings.HasPrefix(rest, ")") {
-		giveUp()
-	}
-	if raw == "" {
-		giveUp()
-	}
+	raw, title, after := r.destination(end + 1)
 	ref := refFromDest(decode(util.StringToReadOnlyBytes(raw)))
 	if title == mentionTitle && mentionKinds[str(ref, "kind")] {
 		r.b.inline(r.c.a.inline("mention", map[string]any{"ref": ref}, nil))
@@ -881,6 +951,133 @@ func (r *inlineReader) link(i int) int {
 		r.b.inline(r.c.a.inline("link", map[string]any{"ref": ref}, text))
 	}
 	return after
+}
+
+// image reads the image at s[i]: `![text](source)`, its text converted without marks or link
+// and kept plain, as walkInlines does. It returns the index after it.
+func (r *inlineReader) image(i int) int {
+	outside, around, emoji := r.b.enter(), r.level, r.emoji
+	r.level, r.emoji = level{}, true
+	end := r.read(i+2, imageText)
+	r.level, r.emoji = around, emoji
+	alt := plainOf(r.b.leave(outside))
+	raw, _, after := r.destination(end + 1)
+	r.b.inline(r.c.inlineImage(decode(util.StringToReadOnlyBytes(raw)), alt))
+	return after
+}
+
+// destination reads a link's destination from the "(" at s[i]: `(destination)` or
+// `(<destination>)`, either with the title "mention" before the ")". It returns the
+// destination as written, the title, and the index after the ")".
+func (r *inlineReader) destination(i int) (raw, title string, after int) {
+	s := r.s
+	if i >= len(s) || s[i] != '(' {
+		giveUp()
+	}
+	start, end := i+1, i+1
+	if end < len(s) && s[end] == '<' {
+		end = angleDestinationEnd(s, end)
+		raw, end = s[start+1:end], end+1
+	} else {
+		for end < len(s) && s[end] != ')' && s[end] != ' ' {
+			switch c := s[end]; {
+			case c == '\\' && end+1 < len(s) && util.IsPunct(s[end+1]):
+				end++
+			case c == '(' || c == '<' || util.IsSpace(c) || c < ' ':
+				giveUp()
+			}
+			end++
+		}
+		if raw = s[start:end]; raw == "" {
+			giveUp()
+		}
+	}
+	switch rest := s[end:]; {
+	case strings.HasPrefix(rest, ")"):
+		return raw, "", end + 1
+	case strings.HasPrefix(rest, ` "`+mentionTitle+`")`):
+		return raw, mentionTitle, end + len(mentionTitle) + 4
+	}
+	giveUp()
+	return "", "", 0
+}
+
+// angleDestinationEnd is the index of the ">" ending the destination in angle brackets at s[i]:
+// the first not escaped, as goldmark's parseLinkDestination reads it, on the same line.
+func angleDestinationEnd(s string, i int) int {
+	for i++; i < len(s) && s[i] != '\n'; i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && util.IsPunct(s[i+1]):
+			i++
+		case s[i] == '>':
+			return i
+		}
+	}
+	giveUp()
+	return 0
+}
+
+// html reads the raw HTML at s[i], a tag Markdown writes (writtenTag), as walkInlines converts
+// it: an expression or icon with its text and closing tag (when wrapped, not in a link's text),
+// else as rawHTML does. It returns the index after what it read.
+func (r *inlineReader) html(i int, wrapped bool) int {
+	raw, h, m := writtenTag(r.s[i:])
+	if raw == "" {
+		giveUp()
+	}
+	after := i + len(raw)
+	if h != nil && wrapped {
+		text, next := r.textUntil(after, h.close)
+		if n := h.node(m, text); n != nil {
+			r.b.inline(n)
+			return next
+		}
+	}
+	r.marks = r.b.rawHTML(raw, r.marks, &r.opened)
+	return after
+}
+
+// writtenTag is the tag Markdown writes that s starts with, "" for none: a mark's (tagMarks, a
+// color's), a line break, or an opening or closing tag of htmlInlines (h is the inline it opens,
+// m the tag's match). CommonMark and goldmark read each as one raw HTML inline: an opening or
+// closing tag, on one line, that no autolink starts.
+func writtenTag(s string) (raw string, h *htmlInline, m []string) {
+	end := strings.IndexByte(s, '>')
+	if end < 0 {
+		return "", nil, nil
+	}
+	raw = s[:end+1]
+	if h, m = wrappedOpen(raw); h != nil {
+		return raw, h, m
+	}
+	if m := markTag.FindStringSubmatch(raw); m != nil && tagMarks[m[2]] != "" {
+		return raw, nil, nil
+	}
+	if raw == "<br>" || raw == "</mark>" || colorTag.MatchString(raw) ||
+		slices.ContainsFunc(htmlInlines, func(h htmlInline) bool { return h.close == raw }) {
+		return raw, nil, nil
+	}
+	return "", nil, nil
+}
+
+// textUntil reads the text of an expression or icon from s[i] to its closing tag: the text,
+// decoded, and the index after the tag. Goldmark's path reads the inline only when text alone
+// comes before the closing tag (converter.textUntil); the quick reader reads it where nothing
+// before the tag starts an inline or a line, and gives up elsewhere.
+func (r *inlineReader) textUntil(i int, closing string) (string, int) {
+	s := r.s
+	for j := i; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == '\\' && j+1 < len(s) && isASCIIPunct(s[j+1]):
+			j++
+		case c == '<' && strings.HasPrefix(s[j:], closing):
+			return decode(util.StringToReadOnlyBytes(s[i:j])), j + len(closing)
+		case strings.IndexByte("\n`*_~[]$<", c) >= 0:
+			giveUp()
+		}
+	}
+	giveUp()
+	return "", 0
 }
 
 // inlineMath reads `$$formula$$` at s[i] as inlineMathParser does, on the rest of the line: an

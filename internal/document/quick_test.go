@@ -25,9 +25,8 @@ func readBoth(md string) (quick, goldmark []byte) {
 }
 
 // quickPages are the test pages the quick reader reads whole, as written and as Markdown writes
-// their documents; the others hold inline HTML (icons, colors, keys, expressions), images or
-// emphasis of three delimiters, which goldmark's path reads.
-var quickPages = []string{"blocks", "gitbook", "nested", "openapi", "reusable"}
+// their documents: all of them.
+var quickPages = []string{"adaptive", "blocks", "gitbook", "inlines", "nested", "openapi", "reusable", "text"}
 
 // TestQuickReadsAsGoldmark: the quick reader reads the quick pages, and every test page it reads
 // to the document goldmark's path gives.
@@ -60,9 +59,15 @@ func TestQuickReadsRandomTexts(t *testing.T) {
 		"{% endhint %}", "{% hint %}", "{% tabs %}", "{% tab title=\"A\" %}", "{% endtab %}", "{% endtabs %}", "{% code title=\"t\" %}", "{% endcode %}",
 		"{% embed url=\"https://x.y\" %}", "{% if a %}", "{% endif %}", "<details>", "<summary>T &amp; u</summary>", "</details>",
 		"<figure><img src=\"/files/f\" alt=\"a\"><figcaption><p>c</p></figcaption></figure>", "a\\", "a  ", "\tb", "[a]: /b", "{% stepper %}",
-		"{% step %}", "{% endstep %}", "{% endstepper %}", "{% content-ref url=\"/pages/p\" %}", "{% endcontent-ref %}"}
+		"{% step %}", "{% endstep %}", "{% endstepper %}", "{% content-ref url=\"/pages/p\" %}", "{% endcontent-ref %}",
+		"| a \\| b | c |", "| `\\|` | c |", "| <kbd>a</kbd> | a<br>b |",
+		"<kbd>a</kbd> b", "<br>", "<i class=\"fa-check\">:check:</i>"}
 	inline := []string{"a", "b", " ", " ", "*", "**", "***", "_", "~~", "~", "`", "``", "[", "]", "(", ")", "](/pages/p)", "](/files/f \"mention\")",
-		"$$", "$", "\\", "\\*", "&amp;", "&#42;", "!", "<", ">", "|", ":", "x.", "1.", "é", "😀", "\n"}
+		"$$", "$", "\\", "\\*", "&amp;", "&#42;", "!", "<", ">", "|", ":", "x.", "1.", "é", "😀", "\n", "__", "![", "](<a b>)", "](<>)",
+		"](<a\\>b>)", "<kbd>", "</kbd>", "<sup>", "</sup>", "<sub>", "</sub>", "<br>", "<b>", "<mark style=\"color:red;\">",
+		"<mark style=\"background-color:yellow;\">", "<mark style=\"color:xyz;\">", "</mark>", "<code class=\"expression\">", "</code>",
+		"<i class=\"fa-check\">", "<i class=\"fa-x\" style=\"color:$warning;\">", ":check:", ":x:", "</i>", "\\|",
+		"<i class=\"fa-check\">:check:</i>", "<i class=\"fa-x\" style=\"color:$warning;\">:x:</i>", "<code class=\"expression\">a.b</code>"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	read := 0
 	for range 10000 {
@@ -95,7 +100,8 @@ func TestQuickReadsRandomTexts(t *testing.T) {
 func FuzzQuick(f *testing.F) {
 	addTestPages(f)
 	for _, s := range []string{"* a\n  * b\n\n1. c\n", "**a** *b* ~~c~~ `d` [e](/pages/x#y) $$f$$", "a*b*c **x**y", "[a](b \"mention\") [/pages/p](/pages/p \"mention\")",
-		"> a\n>\n> * b\n>   c\n", "* [ ] a\n* b\n\n- [x] c\n", "| a | b |\n| :- | -: |\n| `x` | *y* |\n", "{% hint %}\n* a\n{% endhint %}\n",
+		"> a\n>\n> * b\n>   c\n", "<kbd>a</kbd> ***b*** ![c *d*](<e f>) x_y <i class=\"fa-check\">:check:</i> <code class=\"expression\">g</code>\n",
+		"| a | b |\n| - | - |\n| c \\| d | <mark style=\"color:red;\">e</mark><br>f |\n", "* [ ] a\n* b\n\n- [x] c\n", "| a | b |\n| :- | -: |\n| `x` | *y* |\n", "{% hint %}\n* a\n{% endhint %}\n",
 		"```\n{% endhint %}\n```\n", "$$\n{% endif %}\n$$\n", "# a\n## b #\n### c\n#### d\n"} {
 		f.Add(s)
 	}
