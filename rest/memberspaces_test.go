@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
@@ -126,6 +127,22 @@ func TestMemberSpaces(t *testing.T) {
 		}
 		if strings.Join(all, " ") != "Alpha:read Bravo:comment Charlie:read" {
 			t.Fatalf("pages %v", all)
+		}
+	})
+	t.Run("DisabledMemberSeesWhatAnyoneSees", func(t *testing.T) {
+		ctx := accounts.System(context.Background())
+		disable := func(on bool) {
+			err := f.e.Store.Client.Member.Update().Where(member.OrganizationID(f.org), member.UserID(f.reader.UserID)).
+				SetDisabled(on).Exec(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		disable(true)
+		defer disable(false)
+		got, _, _ := f.list(t, f.admin, f.reader.UserID, "?order=asc")
+		if strings.Join(got, " ") != "Charlie:read" { // no organization role, no grant: the public space
+			t.Fatalf("got %v", got)
 		}
 	})
 	t.Run("DeletedSpaceLeaves", func(t *testing.T) {

@@ -359,6 +359,8 @@ func CollectionNode(c *ent.Collection) ContentNode {
 
 // MemberSubject returns the viewer standing for another member of an organization, to compute
 // their access (HasRole, SpaceRoles) the way theirs is computed; nil when the user is no member.
+// A disabled membership counts for nothing, as in their own requests (accounts' memberships): the
+// viewer is then no member of the organization, and sees what anyone signed in sees.
 // Callers check first that the viewer may know this.
 func MemberSubject(ctx context.Context, client *ent.Client, orgID, userID string) (*viewer.Viewer, error) {
 	m, err := client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).
@@ -369,7 +371,11 @@ func MemberSubject(ctx context.Context, client *ent.Client, orgID, userID string
 	if err != nil {
 		return nil, err
 	}
-	return viewer.NewUser(userID, "", map[string]*viewer.Role{orgID: m.Role}), nil
+	roles := map[string]*viewer.Role{}
+	if !m.Disabled {
+		roles[orgID] = m.Role
+	}
+	return viewer.NewUser(userID, "", roles), nil
 }
 
 func deref(s *string) string {
