@@ -144,12 +144,14 @@ func listen(ctx context.Context, listeners []listener, h http.Handler, o ops) er
 		return err
 	case <-ctx.Done():
 	}
+	closeListeners(listeners) // every listener at once: Shutdown closes a server's only as it begins
 	slog.Info("shutting down: no new connections; requests in flight may finish", "within", o.shutdown.String())
 	stopCtx, cancel := context.WithTimeout(context.Background(), o.shutdown)
 	defer cancel()
 	var errs []error
 	for _, l := range listeners {
-		if err := l.srv.Shutdown(stopCtx); err != nil {
+		// A listener closed above may still be the server's: closing it again is no failure.
+		if err := l.srv.Shutdown(stopCtx); err != nil && !errors.Is(err, net.ErrClosed) {
 			l.srv.Close()
 			errs = append(errs, fmt.Errorf("requests still running after %s were cut: %w", o.shutdown, err))
 		}
